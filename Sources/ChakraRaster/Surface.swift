@@ -1,0 +1,133 @@
+// A surface is a float premultiplied-RGBA image placed on the screen's pixel
+// lattice at an integer downsampling factor: grid point (i, j) sits on the
+// centre of screen pixel (originX + i·factor, originY + j·factor). Soft,
+// blurred layers live on coarse grids (factor > 1) and are upsampled
+// bilinearly when the frame is composed; keeping the grid on the pixel
+// lattice makes factor 1 exact and factor f a fixed pattern of weights.
+//
+// Ownership: a surface owns its storage from init to deinit. It is sized once
+// (capacity) when a scene is set up for a screen size and re-placed per frame
+// with `place(...)`, which never allocates.
+
+public final class Surface: @unchecked Sendable {
+    public let capacity: Int
+    public private(set) var width: Int = 0
+    public private(set) var height: Int = 0
+    public private(set) var originX: Int = 0
+    public private(set) var originY: Int = 0
+    public private(set) var factor: Int = 1
+    public let pixels: UnsafeMutablePointer<RGBA>
+    /// Per grid row, the first and last column whose alpha is not negligible
+    /// (see `updateRowExtents`); lets the compositor skip empty spans.
+    public let rowFirst: UnsafeMutablePointer<Int32>
+    public let rowLast: UnsafeMutablePointer<Int32>
+    private let rowCapacity: Int
+
+    public init(capacityWidth: Int, capacityHeight: Int) {
+        precondition(capacityWidth > 0 && capacityHeight > 0)
+        capacity = capacityWidth * capacityHeight
+        rowCapacity = capacityHeight
+        pixels = .allocate(capacity: capacity)
+        pixels.initialize(repeating: .zero, count: capacity)
+        rowFirst = .allocate(capacity: capacityHeight)
+        rowLast = .allocate(capacity: capacityHeight)
+        rowFirst.initialize(repeating: 0, count: capacityHeight)
+        rowLast.initialize(repeating: -1, count: capacityHeight)
+        place(width: capacityWidth, height: capacityHeight, originX: 0, originY: 0, factor: 1)
+    }
+
+    /// A surface covering exactly `width`×`height` grid points at factor 1.
+    public convenience init(width: Int, height: Int) {
+        self.init(capacityWidth: width, capacityHeight: height)
+    }
+
+    deinit {
+        pixels.deallocate()
+        rowFirst.deallocate()
+        rowLast.deallocate()
+    }
+
+    /// Re-places the surface; its capacity must hold the new grid.
+    public func place(width: Int, height: Int, originX: Int, originY: Int, factor: Int) {
+        precondition(width > 0 && height > 0 && factor > 0)
+        precondition(width * height <= capacity && height <= rowCapacity, "surface capacity exceeded")
+        self.width = width
+        self.height = height
+        self.originX = originX
+        self.originY = originY
+        self.factor = factor
+    }
+
+    /// Places a grid of `factor` covering the screen-pixel rectangle
+    /// [minX, maxX]×[minY, maxY] (inclusive pixel indices), aligned so grid
+    /// points fall on multiples of `factor` (stable from frame to frame).
+    public func place(coveringMinX minX: Int, minY: Int, maxX: Int, maxY: Int, factor: Int) {
+        let x0 = Self.floorDiv(minX, factor) * factor
+        let y0 = Self.floorDiv(minY, factor) * factor
+        let w = Self.floorDiv(maxX - x0 + factor - 1, factor) + 1
+        let h = Self.floorDiv(maxY - y0 + factor - 1, factor) + 1
+        place(width: w, height: h, originX: x0, originY: y0, factor: factor)
+    }
+
+    /// The grid size `place(covering...)` would need for a rectangle of this many pixels.
+    public static func gridExtent(pixels: Int, factor: Int) -> Int {
+        (pixels + factor - 1) / factor + 2
+    }
+
+    @inline(__always)
+    static func floorDiv(_ a: Int, _ b: Int) -> Int {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
+
+    /// Screen coordinates of grid point (i, j): the centre of its pixel.
+    @inlinable @inline(__always)
+    public func screenX(_ i: Int) -> Float { Float(originX + i * factor) + 0.5 }
+    @inlinable @inline(__always)
+    public func screenY(_ j: Int) -> Float { Float(originY + j * factor) + 0.5 }
+
+    @inlinable
+    public subscript(i: Int, j: Int) -> RGBA {
+        get { pixels[j * width + i] }
+        set { pixels[j * width + i] = newValue }
+    }
+
+    @inlinable
+    public func row(_ j: Int) -> UnsafeMutablePointer<RGBA> { pixels + j * width }
+
+    public func clear(to color: RGBA = .zero) {
+        pixels.update(repeating: color, count: width * height)
+    }
+
+    /// Recomputes the per-row extents of pixels with alpha above `threshold`.
+    public func updateRowExtents(threshold: Float = 1.0 / 2048) {
+        for j in 0..<height {
+            let row = self.row(j)
+            var first = -1, last = -2
+            for i in 0..<width where row[i].w > threshold || row[i].x > threshold {
+                if first < 0 { first = i }
+                last = i
+            }
+            rowFirst[j] = Int32(first < 0 ? width : first)
+            rowLast[j] = Int32(last)
+        }
+    }
+
+    /// Marks every row as fully used (for opaque or unknown content).
+    public func markRowsFull() {
+        for j in 0..<height {
+            rowFirst[j] = 0
+            rowLast[j] = Int32(width - 1)
+        }
+    }
+
+    /// Copies this surface's pixels into a straight-alpha 8-bit RGBA array
+    /// (row-major), for tests and debugging; allocates.
+    public func rgba8() -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for index in 0..<(width * height) {
+            let c = Colors.straight8(pixels[index])
+            for k in 0..<4 { bytes[index * 4 + k] = UInt8(clamping: c[k]) }
+        }
+        return bytes
+    }
+}
