@@ -44,18 +44,35 @@ public struct PiecewiseLinearProfile: Sendable {
         return 0
     }
 
+    /// The blur of one linear segment from (p, vp) to (q, vq), zero elsewhere;
+    /// `blurred(at:sigma:)` sums these. Static so per-frame callers need no
+    /// segment array.
+    @inline(__always)
+    public static func blurredSegment(at x: Double, from p: Double, to q: Double, valueFrom vp: Double, valueTo vq: Double, sigma: Double) -> Double {
+        guard q > p else { return 0 }
+        let beta = (vq - vp) / (q - p)
+        let alpha = vp - beta * p
+        let zp = (p - x) / sigma, zq = (q - x) / sigma
+        return (alpha + beta * x) * (normalCDF(zq) - normalCDF(zp)) + beta * sigma * (normalPDF(zp) - normalPDF(zq))
+    }
+
+    /// A box [a, b] of height 1 blurred by σ.
+    public static func blurredBox(at x: Double, from a: Double, to b: Double, sigma: Double) -> Double {
+        normalCDF((b - x) / sigma) - normalCDF((a - x) / sigma)
+    }
+
+    /// `triangle(a, b)` blurred by σ.
+    public static func blurredTriangle(at x: Double, from a: Double, to b: Double, sigma: Double) -> Double {
+        let m = (a + b) / 2
+        return blurredSegment(at: x, from: a, to: m, valueFrom: 0, valueTo: 1, sigma: sigma)
+            + blurredSegment(at: x, from: m, to: b, valueFrom: 1, valueTo: 0, sigma: sigma)
+    }
+
     /// (f ⊛ G_σ)(x). For a segment α + β·s on [p, q]:
     /// ∫ (α + βs) φ_σ(x − s) ds = (α + βx)(Φ(z_q) − Φ(z_p)) + βσ(φ(z_p) − φ(z_q)), z = (s − x)/σ.
     public func blurred(at x: Double, sigma: Double) -> Double {
         guard sigma > 0 else { return value(at: x) }
-        var sum = 0.0
-        for s in segments where s.to > s.from {
-            let beta = (s.valueTo - s.valueFrom) / (s.to - s.from)
-            let alpha = s.valueFrom - beta * s.from
-            let zp = (s.from - x) / sigma, zq = (s.to - x) / sigma
-            sum += (alpha + beta * x) * (normalCDF(zq) - normalCDF(zp)) + beta * sigma * (normalPDF(zp) - normalPDF(zq))
-        }
-        return sum
+        return segments.reduce(0) { $0 + Self.blurredSegment(at: x, from: $1.from, to: $1.to, valueFrom: $1.valueFrom, valueTo: $1.valueTo, sigma: sigma) }
     }
 }
 

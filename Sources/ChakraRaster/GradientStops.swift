@@ -48,6 +48,12 @@ public struct GradientStops: Sendable, Equatable {
         return stops[stops.count - 1].color
     }
 
+    /// Replaces one stop's colour in place (no allocation when the stops are
+    /// not shared): for colours that animate every frame.
+    public mutating func setColor(_ color: RGBA, at index: Int) {
+        stops[index].color = color
+    }
+
     /// The same stops with every colour scaled by `k` (e.g. an opacity).
     public func scaled(by k: Float) -> GradientStops {
         GradientStops(stops.map { GradientStop($0.offset, $0.color * k) })

@@ -1,0 +1,165 @@
+import ChakraRaster
+import Foundation
+
+extension HeartLayers {
+    // MARK: - Base: background, bands, mist
+
+    /// The background never changes: a CSS radial-gradient(circle
+    /// farthest-corner at 40% 45%) from the inner to the outer violet.
+    func drawBackground() {
+        let cx = 0.40 * layout.width, cy = 0.45 * layout.height
+        let radius = [(0.0, 0.0), (layout.width, 0.0), (0.0, layout.height), (layout.width, layout.height)]
+            .map { hypot($0.0 - cx, $0.1 - cy) }.max()!
+        let stops = GradientStops([GradientStop(0, RGBA(premultiplied(P.Background.inner))),
+                                   GradientStop(1, RGBA(premultiplied(P.Background.outer)))])
+        let gradient = RadialGradient(center: Point(cx, cy), radiusX: radius, radiusY: radius, stops: stops)
+        for j in 0..<backgroundCache.height {
+            for i in 0..<backgroundCache.width {
+                backgroundCache[i, j] = gradient.color(atX: backgroundCache.screenX(i), y: backgroundCache.screenY(j))
+            }
+        }
+    }
+
+    func drawBase(_ state: HeartState) {
+        base.pixels.update(from: backgroundCache.pixels, count: base.width * base.height)
+        drawBands(state)
+        drawMist(state)
+    }
+
+    /// Each band is a full-width box with a transparent → colour →
+    /// transparent horizontal gradient, blurred by 39u: its blur is the
+    /// product of a blurred triangle in x and a blurred box in y, exact.
+    private func drawBands(_ state: HeartState) {
+        let sigma = P.Bands.blur * u
+        let w = base.width, h = base.height
+        for (b, band) in P.Bands.items.enumerated() {
+            let translate = state.bands[b].translate
+            let top = band.topFraction * layout.height + translate.y * band.heightFraction * layout.height
+            let bottom = top + band.heightFraction * layout.height
+            let left = translate.x * layout.width, right = left + layout.width
+            for i in 0..<w {
+                bandX[b * w + i] = Float(PiecewiseLinearProfile.blurredTriangle(at: Double(base.screenX(i)), from: left, to: right, sigma: sigma))
+            }
+            for j in 0..<h {
+                bandY[b * h + j] = Float(PiecewiseLinearProfile.blurredBox(at: Double(base.screenY(j)), from: top, to: bottom, sigma: sigma))
+            }
+        }
+        for j in 0..<h {
+            let row = base.row(j)
+            for i in 0..<w {
+                var pixel = row[i]
+                for b in 0..<P.Bands.items.count {
+                    let color = RGBA(state.bands[b].color) * (bandX[b * w + i] * bandY[b * h + j])
+                    pixel = Colors.over(color, pixel)
+                }
+                row[i] = pixel
+            }
+        }
+    }
+
+    /// The mist: an 80%×70% box centred at (40%, 70%) with a `to bottom
+    /// right` gradient, rotating about its centre, blurred by 50u, at its
+    /// animated opacity. Rasterized on the base grid (σ ≈ 3+ cells there).
+    private func drawMist(_ state: HeartState) {
+        mist.clear()
+        let w = P.Mist.widthFraction * layout.width, h = P.Mist.heightFraction * layout.height
+        let centre = Point(P.Mist.centerFraction.x * layout.width, P.Mist.centerFraction.y * layout.height)
+        let rotation = Transform.rotation(degrees: state.mistRotationDegrees, about: centre)
+        mistStops.setColor(RGBA(state.mistTeal), at: 0)
+        let box = (x: centre.x - w / 2, y: centre.y - h / 2)
+        let paint = Paint.linear(.toBottomRight(boxX: box.x, y: box.y, width: w, height: h, stops: mistStops, transform: rotation))
+        withUnsafeTemporaryAllocation(of: Point.self, capacity: 4) { corners in
+            corners[0] = rotation.apply(Point(box.x, box.y))
+            corners[1] = rotation.apply(Point(box.x + w, box.y))
+            corners[2] = rotation.apply(Point(box.x + w, box.y + h))
+            corners[3] = rotation.apply(Point(box.x, box.y + h))
+            canvas.fillPolygon(UnsafeBufferPointer(corners), paint: paint, on: mist)
+        }
+        blur.blur(mist, sigma: GaussianBlur.sigma(forScreenSigma: P.Mist.blur * u, factor: mist.factor, boxSampled: true))
+        let opacity = Float(state.mistOpacity)
+        let offsetX = (base.originX - mist.originX) / base.factor, offsetY = (base.originY - mist.originY) / base.factor
+        for j in 0..<base.height {
+            let target = base.row(j), source = mist.row(j + offsetY) + offsetX
+            for i in 0..<base.width { target[i] = Colors.over(source[i] * opacity, target[i]) }
+        }
+    }
+
+    // MARK: - Overlays
+
+    /// Places `surface` on a grid of `factor` over the screen rectangle
+    /// centre ± half, clipped to the screen; false if nothing is on screen.
+    func place(_ surface: Surface, centre: Point, halfX: Double, halfY: Double, factor: Int) -> Bool {
+        let minX = max(0, Int((centre.x - halfX).rounded(.down))), maxX = min(width - 1, Int((centre.x + halfX).rounded(.up)))
+        let minY = max(0, Int((centre.y - halfY).rounded(.down))), maxY = min(height - 1, Int((centre.y + halfY).rounded(.up)))
+        guard minX <= maxX, minY <= maxY else {
+            surface.place(width: 1, height: 1, originX: 0, originY: 0, factor: 1)
+            surface.clear()
+            surface.updateRowExtents()
+            return false
+        }
+        surface.place(coveringMinX: minX, minY: minY, maxX: maxX, maxY: maxY, factor: factor)
+        return true
+    }
+
+    /// Fills `surface` with an elliptical table's value at each grid point.
+    /// (a, b): the ellipse's on-screen semi-axes (the table's semi-axes
+    /// times u and any scale).
+    func fill(_ surface: Surface, from table: BlurredEllipse, centre: Point, a: Double, b: Double, _ shade: (RGBA, Int) -> RGBA) {
+        let cx = Float(centre.x), cy = Float(centre.y)
+        let ia = Float(1 / a), ib = Float(1 / b)
+        for j in 0..<surface.height {
+            let y = (surface.screenY(j) - cy) * ib
+            let row = surface.row(j)
+            for i in 0..<surface.width {
+                let x = (surface.screenX(i) - cx) * ia
+                row[i] = shade(table.value(normalizedX: x, y: y), j * surface.width + i)
+            }
+        }
+        surface.updateRowExtents()
+    }
+
+    func gridFactor(screenSigma: Double) -> Int {
+        max(1, Int((screenSigma / cellsPerSigma).rounded(.down)))
+    }
+
+    func drawParticle(_ index: Int, _ particle: HeartState.Particle) {
+        let item = P.Particles.items[index]
+        let table = particleTables[index], surface = particles[index]
+        let radius = item.size / 2 * u
+        let centre = layout.center + Point(item.centerOffset.0 + particle.drift.x, item.centerOffset.1 + particle.drift.y) * u
+        let half = table.reach * radius
+        guard place(surface, centre: centre, halfX: half, halfY: half, factor: gridFactor(screenSigma: item.blur * u)) else { return }
+        let color = RGBA(particle.color)
+        fill(surface, from: table, centre: centre, a: radius, b: radius) { value, _ in color * value.w }
+    }
+
+    func drawRing(_ state: HeartState) {
+        ringVisible = state.ringOpacity * 0.9 > 1.0 / 2048
+        guard ringVisible else { return }
+        let s = state.ringScale
+        let a = P.PulseEcho.semiAxes.x * u * s, b = P.PulseEcho.semiAxes.y * u * s
+        let factor = gridFactor(screenSigma: P.PulseEcho.blur * u * s)
+        ringVisible = place(ring, centre: layout.center, halfX: ringTable.reach * a, halfY: ringTable.reach * b, factor: factor)
+        guard ringVisible else { return }
+        fill(ring, from: ringTable, centre: layout.center, a: a, b: b) { value, _ in value }
+    }
+
+    /// The glow (animated blur, brightness, opacity) with the cached heart
+    /// shape composited over it, on the shape's grid.
+    func drawAbove(_ state: HeartState) {
+        glowTable.select(sigma: state.glowBlur)
+        let k = Float(state.glowBrightness), opacity = Float(state.glowOpacity)
+        let shape = shapeCache.pixels
+        fill(above, from: glowTable, centre: layout.center, a: P.HeartGlow.semiAxes.x * u, b: P.HeartGlow.semiAxes.y * u) { value, index in
+            Colors.over(shape[index], Colors.brightness(value, k) * opacity)
+        }
+    }
+
+    func drawCenter(_ state: HeartState) {
+        centerTable.select(sigma: state.centerBlur)
+        let s = state.centerScale, k = Float(state.centerBrightness)
+        fill(center, from: centerTable, centre: layout.center, a: P.HeartCenter.semiAxes.x * u * s, b: P.HeartCenter.semiAxes.y * u * s) { value, _ in
+            Colors.brightness(value, k)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ChakraRaster
+import Foundation
+
+/// The heart-chakra scene (seeds/heart-chakra-animation.md with
+/// heart-params.json).
+///
+/// How a frame is made (see docs/renderer.md): every layer is soft, so each
+/// is drawn at the coarsest grid its blur allows (about 3 grid cells per
+/// Gaussian σ; 1.5 in low power) and the compositor upsamples them all in
+/// one fused pass per output row:
+///
+///   base (opaque, coarse): background gradient + 4 bands + mist
+///   overlays, bottom to top: 3 particles, pulse ring, glow + heart shape,
+///   heart centre
+///
+/// Bands, particles, ring, glow and centre are blurred analytically
+/// (`PiecewiseLinearProfile`, `BlurredEllipse`); the mist is rasterized and
+/// blurred on its coarse grid; the heart shape, which never changes, is
+/// rasterized and blurred once at setup.
+///
+/// Ownership: everything is allocated in init for this size and settings.
+public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
+    public static let name = "heart"
+    typealias P = HeartParameters
+
+    public let width: Int, height: Int
+    public let settings: RenderSettings
+    public var isStill: Bool { settings.reduceMotion }
+    let layout: DesignLayout
+    let motion = HeartMotion()
+    var state: HeartState
+
+    /// Target grid cells per Gaussian σ: finer grids cost more, coarser ones
+    /// lose accuracy in the bilinear upsampling.
+    let cellsPerSigma: Double
+
+    let layers: HeartLayers
+    let compositor: FrameCompositor
+    let pool: WorkerPool
+    private var overlays: [Surface]
+    private let opacities: UnsafeMutableBufferPointer<Float>
+    private var output: PixelBuffer?
+
+    public init(width: Int, height: Int, settings: RenderSettings = RenderSettings(), threads: Int = 1) {
+        precondition(width > 0 && height > 0, "a scene needs a non-empty screen")
+        self.width = width
+        self.height = height
+        self.settings = settings
+        layout = DesignLayout(width: width, height: height)
+        cellsPerSigma = settings.lowPower ? 1.5 : 3
+        state = motion.state(at: 0)
+        layers = HeartLayers(layout: layout, width: width, height: height, cellsPerSigma: cellsPerSigma, settings: settings)
+        overlays = layers.particles + [layers.ring, layers.above, layers.center]
+        opacities = .allocate(capacity: overlays.count)
+        opacities.initialize(repeating: 0)
+        pool = WorkerPool(threads: threads)
+        compositor = FrameCompositor(maxWidth: width, maxGridWidth: layers.maxGridWidth, threads: pool.threadCount)
+    }
+
+    deinit { opacities.deallocate() }
+
+    public func render(time: Double, into output: PixelBuffer) {
+        precondition(output.width == width && output.height == height, "frame size differs from the scene's")
+        if settings.reduceMotion {
+            state = motion.restingState()
+        } else {
+            motion.update(&state, at: time)
+        }
+        layers.draw(state)
+        let particleCount = layers.particles.count
+        for index in 0..<particleCount {
+            let particle = state.particles[index]
+            opacities[index] = settings.lowPower || !particle.visible ? 0 : Float(particle.opacity)
+        }
+        opacities[particleCount] = layers.ringVisible ? Float(state.ringOpacity) : 0
+        opacities[particleCount + 1] = 1
+        opacities[particleCount + 2] = 1
+        self.output = output
+        pool.run(self)
+        self.output = nil
+    }
+
+    /// One band of rows of the final pass.
+    public func run(part: Int, of parts: Int) {
+        guard let output else { return }
+        let start = height * part / parts, end = height * (part + 1) / parts
+        overlays.withUnsafeBufferPointer { list in
+            compositor.compose(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities),
+                               into: output, rows: start..<end, slot: part)
+        }
+    }
+}

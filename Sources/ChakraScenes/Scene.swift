@@ -1,0 +1,66 @@
+import ChakraRaster
+
+/// How a scene should render: the user's accessibility and power settings.
+public struct RenderSettings: Sendable, Equatable {
+    /// Non-essential motion stops; the scene shows a still, composed frame
+    /// (seeds/motion-design-system.md, SPEC §4).
+    public var reduceMotion: Bool
+    /// Fewer effects, coarser blurred layers (SPEC §4).
+    public var lowPower: Bool
+
+    public init(reduceMotion: Bool = false, lowPower: Bool = false) {
+        self.reduceMotion = reduceMotion
+        self.lowPower = lowPower
+    }
+}
+
+/// A scene renders frames as a pure function of time: it takes the scene
+/// time, never reads a clock, and gives the same pixels for the same time,
+/// size and settings.
+///
+/// Ownership: a scene is built for one screen size and settings; it owns
+/// every buffer its frames need (allocated in init) and allocates nothing
+/// in `render`. Not thread-safe: one caller renders at a time (it may use
+/// a `WorkerPool` internally).
+public protocol Scene: AnyObject {
+    static var name: String { get }
+    var width: Int { get }
+    var height: Int { get }
+    var settings: RenderSettings { get }
+    /// True when every frame is the same (reduce motion): the caller may
+    /// show one frame and stop rendering.
+    var isStill: Bool { get }
+    /// Draws the frame at scene time `time` (seconds) into `output`.
+    func render(time: Double, into output: PixelBuffer)
+}
+
+/// Where the 390×844 design lands on a W×H screen (SPEC §1): focal elements
+/// scale with u = min(W, H)/390 around the screen centre; full-screen
+/// layers use fractions of the real screen.
+public struct DesignLayout: Sendable, Equatable {
+    public static let designWidth = 390.0, designHeight = 844.0
+    public let width: Double, height: Double
+    /// Screen pixels per design pixel.
+    public let u: Double
+    public init(width: Int, height: Int) {
+        self.width = Double(width)
+        self.height = Double(height)
+        u = Double(min(width, height)) / Self.designWidth
+    }
+    /// The design phone's width and height in screen pixels.
+    public var dw: Double { Self.designWidth * u }
+    public var dh: Double { Self.designHeight * u }
+    public var center: Point { Point(width / 2, height / 2) }
+}
+
+/// Scenes by name, for the CLI and (later) the control socket.
+public enum SceneCatalog {
+    public static let names = ["heart"]
+
+    public static func make(_ name: String, width: Int, height: Int, settings: RenderSettings, threads: Int = 1) -> Scene? {
+        switch name {
+        case HeartScene.name: HeartScene(width: width, height: height, settings: settings, threads: threads)
+        default: nil
+        }
+    }
+}

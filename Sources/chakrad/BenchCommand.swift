@@ -1,0 +1,118 @@
+import ArgumentParser
+import ChakraRaster
+import ChakraScenes
+import Foundation
+
+/// `chakrad bench`: how long a frame takes. A benchmark, not a test: these
+/// machines are shared, so it reports medians and p99 and puts each figure
+/// next to a floor that the same noise affects, one memcpy of the frame.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Measure frame render times per scene and size.")
+
+    @Option(help: "Scenes to measure (repeatable; default: all).")
+    var scene: [SceneName] = []
+
+    @Option(help: "Frame sizes WIDTHxHEIGHT (repeatable; default 800x480, 1280x720, 1920x1080).")
+    var size: [ScreenSize] = []
+
+    @Option(help: "Thread counts to measure (repeatable; default 1 and all cores).")
+    var threads: [Int] = []
+
+    @Option(help: "Frames per measurement (at least 300 for a stable p99).")
+    var frames = 300
+
+    @OptionGroup var options: SceneSettingsOptions
+
+    @Option(help: "Pixel format of the frame.")
+    var format = "XRGB8888"
+
+    func validate() throws {
+        guard frames >= 10 else { throw ValidationError("--frames must be at least 10") }
+        guard PixelFormat(rawValue: format.uppercased()) != nil else {
+            throw ValidationError("unknown --format '\(format)'; one of \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard threads.allSatisfy({ $0 >= 1 && $0 <= 256 }) else { throw ValidationError("--threads must be between 1 and 256") }
+    }
+
+    func run() throws {
+        let scenes = scene.isEmpty ? SceneCatalog.names : scene.map(\.name)
+        let sizes = size.isEmpty ? [ScreenSize(width: 800, height: 480), ScreenSize(width: 1280, height: 720), ScreenSize(width: 1920, height: 1080)] : size
+        let cores = WorkerPool.coreCount
+        let threadCounts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
+        let pixelFormat = PixelFormat(rawValue: format.uppercased())!
+        let mode = [options.reduceMotion ? "reduce-motion" : nil, options.lowPower ? "low-power" : nil].compactMap { $0 }
+        print("chakrad bench: \(frames) frames each, \(pixelFormat.rawValue), \(cores) cores\(mode.isEmpty ? "" : ", " + mode.joined(separator: ", "))")
+        print(BenchReport.header)
+        for name in scenes {
+            for screen in sizes {
+                let floor = BenchReport.memcpyMilliseconds(bytes: screen.width * screen.height * pixelFormat.bytesPerPixel)
+                for count in threadCounts {
+                    guard let renderer = SceneCatalog.make(name, width: screen.width, height: screen.height, settings: options.settings, threads: count) else { continue }
+                    let frame = FrameBuffer(width: screen.width, height: screen.height, format: pixelFormat)
+                    let times = BenchReport.measure(frames: frames) { index in
+                        // Advancing scene times at 60 fps, starting a little in so every layer is moving.
+                        renderer.render(time: 1 + Double(index) / 60, into: frame.pixels)
+                    }
+                    print(BenchReport.row(scene: name, size: screen.description, threads: count, times: times, floor: floor))
+                }
+            }
+        }
+    }
+}
+
+enum BenchReport {
+    static let header = "scene   size        threads  median ms   p99 ms   memcpy ms   median/memcpy   cpu ms/frame"
+
+    struct Times {
+        var wall: [Double]
+        var cpuPerFrame: Double
+    }
+
+    static func measure(frames: Int, _ body: (Int) -> Void) -> Times {
+        for index in 0..<10 { body(index) }   // warm caches and tables
+        var wall = [Double](repeating: 0, count: frames)
+        let cpuStart = cpuSeconds()
+        for index in 0..<frames {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body(index)
+            wall[index] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        }
+        let cpu = (cpuSeconds() - cpuStart) * 1000 / Double(frames)
+        return Times(wall: wall.sorted(), cpuPerFrame: cpu)
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+    }
+
+    /// Median of 50 copies of a frame-sized buffer: the floor a renderer
+    /// that writes every pixel cannot beat.
+    static func memcpyMilliseconds(bytes: Int) -> Double {
+        let source = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        let target = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        defer { source.deallocate(); target.deallocate() }
+        memset(source, 1, bytes)
+        memset(target, 0, bytes)
+        var times: [Double] = []
+        for _ in 0..<50 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            memcpy(target, source, bytes)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        return percentile(times.sorted(), 0.5)
+    }
+
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    static func row(scene: String, size: String, threads: Int, times: Times, floor: Double) -> String {
+        let median = percentile(times.wall, 0.5), p99 = percentile(times.wall, 0.99)
+        func pad(_ s: String, _ n: Int) -> String { s.padding(toLength: max(n, s.count), withPad: " ", startingAt: 0) }
+        return pad(scene, 8) + pad(size, 12) + pad("\(threads)", 9) + pad(String(format: "%.2f", median), 12)
+            + pad(String(format: "%.2f", p99), 9) + pad(String(format: "%.3f", floor), 12)
+            + pad(String(format: "%.1f", median / floor), 16) + String(format: "%.2f", times.cpuPerFrame)
+    }
+}
