@@ -119,7 +119,23 @@ public final class FrameCompositor: @unchecked Sendable {
         let last = min(Int(lastUsed) + 1, surface.width - 1)
         guard interpolateRows(surface, y: y, first: first, last: last, into: s.gridRow) else { return }
         s.gridRow[last + 1] = .zero
-        // Screen pixels covered by grid columns [first, last], clipped to the row.
+        // Skip the columns strictly inside both rows' holes (shrunk by one so
+        // the interpolation into the hole's edges is kept).
+        let holeStart = Int(max(surface.holeFirst[j], surface.holeFirst[j1])) + 1
+        let holeEnd = Int(min(surface.holeLast[j], surface.holeLast[j1])) - 1
+        if holeStart < holeEnd {
+            blendSpan(surface, opacity: opacity, first: first, last: holeStart, width: width, scratch: s)
+            blendSpan(surface, opacity: opacity, first: holeEnd, last: last, width: width, scratch: s)
+        } else {
+            blendSpan(surface, opacity: opacity, first: first, last: last, width: width, scratch: s)
+        }
+    }
+
+    /// Blends the screen pixels of grid columns [first, last] of the
+    /// interpolated grid row over the float row.
+    @inline(__always)
+    private func blendSpan(_ surface: Surface, opacity: Float, first: Int, last: Int, width: Int, scratch s: Scratch) {
+        let f = surface.factor
         let xStart = max(surface.originX + first * f, 0)
         let xEnd = min(surface.originX + last * f, width - 1)
         guard xStart <= xEnd else { return }

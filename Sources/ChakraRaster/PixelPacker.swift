@@ -28,56 +28,129 @@ public enum OrderedDither {
     }
 }
 
+/// Lane-wise clamp to [0, hi] without branches or calls:
+/// ½(|y| − |y − hi| + hi), with |·| by clearing the sign bit. The stdlib's
+/// `pointwiseMin`/`pointwiseMax` are not inlined in large loops and scalar
+/// `min`/`max` compile to compare-and-branch per lane; this stays in vector
+/// registers. (Its rounding error, ~1e-5, is far below one output level.)
+@inline(__always)
+func clampToRange(_ y: SIMD4<Float>, _ hi: Float) -> SIMD4<Float> {
+    let signless = SIMD4<UInt32>(repeating: 0x7FFF_FFFF)
+    let absY = unsafeBitCast(unsafeBitCast(y, to: SIMD4<UInt32>.self) & signless, to: SIMD4<Float>.self)
+    let absYMinusHi = unsafeBitCast(unsafeBitCast(y - hi, to: SIMD4<UInt32>.self) & signless, to: SIMD4<Float>.self)
+    return (absY - absYMinusHi + hi) * 0.5
+}
+
 public enum PixelPacker {
     /// Packs one row of float RGB (`.w` ignored) into `destination`.
     /// `y` selects the dither row.
     @inline(__always)
     public static func pack(_ row: UnsafePointer<RGBA>, count: Int, y: Int, format: PixelFormat, into destination: UnsafeMutableRawPointer) {
-        var thresholds = SIMD8<Float>()
-        for k in 0..<8 { thresholds[k] = OrderedDither.threshold(x: k, y: y) }
+        // Thresholds minus ½ (see `quantize`) for pixels 0-3 and 4-7 of the tile row.
+        var low = SIMD4<Float>(), high = SIMD4<Float>()
+        for k in 0..<4 {
+            low[k] = OrderedDither.threshold(x: k, y: y) - 0.5
+            high[k] = OrderedDither.threshold(x: k + 4, y: y) - 0.5
+        }
+        let dither = (low, high)
         switch format {
-        case .xrgb8888: pack32(row, count, thresholds, destination, shifts: SIMD4(16, 8, 0, 24), alpha: 0xFF00_0000)
-        case .argb8888: pack32(row, count, thresholds, destination, shifts: SIMD4(16, 8, 0, 24), alpha: 0xFF00_0000)
-        case .xbgr8888: pack32(row, count, thresholds, destination, shifts: SIMD4(0, 8, 16, 24), alpha: 0xFF00_0000)
-        case .rgb888: pack24(row, count, thresholds, destination, order: SIMD3(2, 1, 0))
-        case .bgr888: pack24(row, count, thresholds, destination, order: SIMD3(0, 1, 2))
-        case .rgb565: pack16(row, count, thresholds, destination, shifts: SIMD4(11, 5, 0, 0))
-        case .bgr565: pack16(row, count, thresholds, destination, shifts: SIMD4(0, 5, 11, 0))
+        case .xrgb8888, .argb8888: pack32(row, count, dither, destination, redShift: 16, blueShift: 0)
+        case .xbgr8888: pack32(row, count, dither, destination, redShift: 0, blueShift: 16)
+        case .rgb888: pack24(row, count, dither, destination, redOffset: 2, blueOffset: 0)
+        case .bgr888: pack24(row, count, dither, destination, redOffset: 0, blueOffset: 2)
+        case .rgb565: pack16(row, count, dither, destination, redShift: 11, blueShift: 0)
+        case .bgr565: pack16(row, count, dither, destination, redShift: 0, blueShift: 11)
         }
     }
 
+    /// Four pixels' channels as planar integer lanes, each floor(c·max + d)
+    /// clamped to [0, max]: pixels are transposed so each vector operation
+    /// serves four pixels.
+    ///
+    /// Rounds with the 2²³ trick (adding 2²³ to a float in [0, 2²²) leaves
+    /// round(x) in the low mantissa bits): the stdlib's generic SIMD
+    /// float → int conversion is not vectorised. floor(y) = round(y − ½);
+    /// the dither keeps y off the half-way ties. Flat code on purpose: the
+    /// optimiser does not inline closures or nested functions here.
     @inline(__always)
-    static func quantize(_ c: RGBA, scale: RGBA, threshold: Float) -> SIMD4<Int32> {
-        let v = pointwiseMin(pointwiseMax(c * scale + threshold, .zero), scale + 0.999)
-        return SIMD4<Int32>(v, rounding: .towardZero)
+    static func quantize4(_ p: UnsafePointer<RGBA>, dither: SIMD4<Float>, max m: SIMD3<Float>) -> (r: SIMD4<UInt32>, g: SIMD4<UInt32>, b: SIMD4<UInt32>) {
+        let p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3]
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        let r = clampToRange(SIMD4(p0.x, p1.x, p2.x, p3.x) * m.x + dither, m.x) + magic
+        let g = clampToRange(SIMD4(p0.y, p1.y, p2.y, p3.y) * m.y + dither, m.y) + magic
+        let b = clampToRange(SIMD4(p0.z, p1.z, p2.z, p3.z) * m.z + dither, m.z) + magic
+        return (unsafeBitCast(r, to: SIMD4<UInt32>.self) &- 0x4B00_0000,
+                unsafeBitCast(g, to: SIMD4<UInt32>.self) &- 0x4B00_0000,
+                unsafeBitCast(b, to: SIMD4<UInt32>.self) &- 0x4B00_0000)
     }
 
-    static func pack32(_ row: UnsafePointer<RGBA>, _ count: Int, _ thresholds: SIMD8<Float>, _ destination: UnsafeMutableRawPointer, shifts: SIMD4<Int32>, alpha: UInt32) {
+    /// The last 1-3 pixels of a row, padded to four by repeating the last.
+    @inline(__always)
+    static func quantizeTail(_ row: UnsafePointer<RGBA>, from x: Int, count: Int, dither: SIMD4<Float>, max: SIMD3<Float>) -> (r: SIMD4<UInt32>, g: SIMD4<UInt32>, b: SIMD4<UInt32>) {
+        var quad = (RGBA(), RGBA(), RGBA(), RGBA())
+        return withUnsafeMutableBytes(of: &quad) { raw in
+            let pixels = raw.baseAddress!.assumingMemoryBound(to: RGBA.self)
+            for k in 0..<4 { pixels[k] = row[Swift.min(x + k, count - 1)] }
+            return quantize4(pixels, dither: dither, max: max)
+        }
+    }
+
+    static func pack32(_ row: UnsafePointer<RGBA>, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
+                       redShift: UInt32, blueShift: UInt32) {
         let out = destination.assumingMemoryBound(to: UInt32.self)
-        let scale = RGBA(255, 255, 255, 0)
-        for x in 0..<count {
-            let q = quantize(row[x], scale: scale, threshold: thresholds[x & 7]) &<< shifts
-            out[x] = UInt32(truncatingIfNeeded: q.x | q.y | q.z) | alpha
+        let max = SIMD3<Float>(255, 255, 255)
+        var x = 0
+        if redShift == 16 {
+            // XRGB/ARGB, the common case, with constant shifts.
+            while x + 4 <= count {
+                let q = quantize4(row + x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
+                let packed = (q.r &<< 16) | (q.g &<< 8) | q.b | SIMD4(repeating: 0xFF00_0000)
+                UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD4<UInt32>.self)
+                x += 4
+            }
+        } else {
+            while x + 4 <= count {
+                let q = quantize4(row + x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
+                let packed = q.r | (q.g &<< 8) | (q.b &<< 16) | SIMD4(repeating: 0xFF00_0000)
+                UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD4<UInt32>.self)
+                x += 4
+            }
         }
+        guard x < count else { return }
+        let q = quantizeTail(row, from: x, count: count, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
+        let packed = (q.r &<< redShift) | (q.g &<< 8) | (q.b &<< blueShift) | SIMD4(repeating: 0xFF00_0000)
+        for k in 0..<(count - x) { out[x + k] = packed[k] }
     }
 
-    static func pack24(_ row: UnsafePointer<RGBA>, _ count: Int, _ thresholds: SIMD8<Float>, _ destination: UnsafeMutableRawPointer, order: SIMD3<Int>) {
+    static func pack24(_ row: UnsafePointer<RGBA>, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
+                       redOffset: Int, blueOffset: Int) {
         let out = destination.assumingMemoryBound(to: UInt8.self)
-        let scale = RGBA(255, 255, 255, 0)
-        for x in 0..<count {
-            let q = quantize(row[x], scale: scale, threshold: thresholds[x & 7])
-            out[3 * x + order.x] = UInt8(truncatingIfNeeded: q.x)
-            out[3 * x + order.y] = UInt8(truncatingIfNeeded: q.y)
-            out[3 * x + order.z] = UInt8(truncatingIfNeeded: q.z)
+        let max = SIMD3<Float>(255, 255, 255)
+        var x = 0
+        while x < count {
+            let d = (x & 4) == 0 ? dither.0 : dither.1
+            let q = x + 4 <= count ? quantize4(row + x, dither: d, max: max) : quantizeTail(row, from: x, count: count, dither: d, max: max)
+            for k in 0..<Swift.min(4, count - x) {
+                let o = out + 3 * (x + k)
+                o[redOffset] = UInt8(truncatingIfNeeded: q.r[k])
+                o[1] = UInt8(truncatingIfNeeded: q.g[k])
+                o[blueOffset] = UInt8(truncatingIfNeeded: q.b[k])
+            }
+            x += 4
         }
     }
 
-    static func pack16(_ row: UnsafePointer<RGBA>, _ count: Int, _ thresholds: SIMD8<Float>, _ destination: UnsafeMutableRawPointer, shifts: SIMD4<Int32>) {
+    static func pack16(_ row: UnsafePointer<RGBA>, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
+                       redShift: UInt32, blueShift: UInt32) {
         let out = destination.assumingMemoryBound(to: UInt16.self)
-        let scale = RGBA(31, 63, 31, 0)
-        for x in 0..<count {
-            let q = quantize(row[x], scale: scale, threshold: thresholds[x & 7]) &<< shifts
-            out[x] = UInt16(truncatingIfNeeded: q.x | q.y | q.z)
+        let max = SIMD3<Float>(31, 63, 31)
+        var x = 0
+        while x < count {
+            let d = (x & 4) == 0 ? dither.0 : dither.1
+            let q = x + 4 <= count ? quantize4(row + x, dither: d, max: max) : quantizeTail(row, from: x, count: count, dither: d, max: max)
+            let packed = (q.r &<< redShift) | (q.g &<< 5) | (q.b &<< blueShift)
+            for k in 0..<Swift.min(4, count - x) { out[x + k] = UInt16(truncatingIfNeeded: packed[k]) }
+            x += 4
         }
     }
 }

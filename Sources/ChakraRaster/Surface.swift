@@ -21,6 +21,10 @@ public final class Surface: @unchecked Sendable {
     /// (see `updateRowExtents`); lets the compositor skip empty spans.
     public let rowFirst: UnsafeMutablePointer<Int32>
     public let rowLast: UnsafeMutablePointer<Int32>
+    /// Per grid row, the widest run of negligible columns strictly inside
+    /// [rowFirst, rowLast] (a ring's hole), or an empty run (first > last).
+    public let holeFirst: UnsafeMutablePointer<Int32>
+    public let holeLast: UnsafeMutablePointer<Int32>
     private let rowCapacity: Int
 
     public init(capacityWidth: Int, capacityHeight: Int) {
@@ -33,6 +37,10 @@ public final class Surface: @unchecked Sendable {
         rowLast = .allocate(capacity: capacityHeight)
         rowFirst.initialize(repeating: 0, count: capacityHeight)
         rowLast.initialize(repeating: -1, count: capacityHeight)
+        holeFirst = .allocate(capacity: capacityHeight)
+        holeLast = .allocate(capacity: capacityHeight)
+        holeFirst.initialize(repeating: 1, count: capacityHeight)
+        holeLast.initialize(repeating: 0, count: capacityHeight)
         place(width: capacityWidth, height: capacityHeight, originX: 0, originY: 0, factor: 1)
     }
 
@@ -45,6 +53,8 @@ public final class Surface: @unchecked Sendable {
         pixels.deallocate()
         rowFirst.deallocate()
         rowLast.deallocate()
+        holeFirst.deallocate()
+        holeLast.deallocate()
     }
 
     /// Re-places the surface; its capacity must hold the new grid.
@@ -69,9 +79,11 @@ public final class Surface: @unchecked Sendable {
         place(width: w, height: h, originX: x0, originY: y0, factor: factor)
     }
 
-    /// The grid size `place(covering...)` would need for a rectangle of this many pixels.
+    /// Grid points `place(covering...)` needs at most along an axis for a
+    /// span of `pixels` screen pixels (max − min + 1) wherever it starts:
+    /// aligning the origin down to a multiple of the factor can add one.
     public static func gridExtent(pixels: Int, factor: Int) -> Int {
-        (pixels + factor - 1) / factor + 2
+        (pixels + factor - 1) / factor + 3
     }
 
     @inline(__always)
@@ -100,16 +112,29 @@ public final class Surface: @unchecked Sendable {
 
     /// Recomputes the per-row extents of pixels with alpha above `threshold`.
     public func updateRowExtents(threshold: Float = 1.0 / 2048) {
-        for j in 0..<height {
-            let row = self.row(j)
-            var first = -1, last = -2
-            for i in 0..<width where row[i].w > threshold || row[i].x > threshold {
+        for j in 0..<height { updateRowExtent(j, threshold: threshold) }
+    }
+
+    /// Row j's content extent and inner hole (see `rowFirst`, `holeFirst`).
+    /// Rows are independent, so threads may update different rows at once.
+    public func updateRowExtent(_ j: Int, threshold: Float) {
+        let row = self.row(j)
+        var first = -1, last = -2
+        var holeStart = 1, holeEnd = 0, runStart = -1
+        for i in 0..<width {
+            if row[i].w > threshold {
                 if first < 0 { first = i }
+                if runStart >= 0, i - runStart > holeEnd - holeStart + 1 { (holeStart, holeEnd) = (runStart, i - 1) }
+                runStart = -1
                 last = i
+            } else if first >= 0, runStart < 0 {
+                runStart = i
             }
-            rowFirst[j] = Int32(first < 0 ? width : first)
-            rowLast[j] = Int32(last)
         }
+        rowFirst[j] = Int32(first < 0 ? width : first)
+        rowLast[j] = Int32(last)
+        holeFirst[j] = Int32(holeStart)
+        holeLast[j] = Int32(holeEnd)
     }
 
     /// Marks every row as fully used (for opaque or unknown content).
@@ -117,6 +142,8 @@ public final class Surface: @unchecked Sendable {
         for j in 0..<height {
             rowFirst[j] = 0
             rowLast[j] = Int32(width - 1)
+            holeFirst[j] = 1
+            holeLast[j] = 0
         }
     }
 

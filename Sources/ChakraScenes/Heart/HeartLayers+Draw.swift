@@ -101,23 +101,6 @@ extension HeartLayers {
         return true
     }
 
-    /// Fills `surface` with an elliptical table's value at each grid point.
-    /// (a, b): the ellipse's on-screen semi-axes (the table's semi-axes
-    /// times u and any scale).
-    func fill(_ surface: Surface, from table: BlurredEllipse, centre: Point, a: Double, b: Double, _ shade: (RGBA, Int) -> RGBA) {
-        let cx = Float(centre.x), cy = Float(centre.y)
-        let ia = Float(1 / a), ib = Float(1 / b)
-        for j in 0..<surface.height {
-            let y = (surface.screenY(j) - cy) * ib
-            let row = surface.row(j)
-            for i in 0..<surface.width {
-                let x = (surface.screenX(i) - cx) * ia
-                row[i] = shade(table.value(normalizedX: x, y: y), j * surface.width + i)
-            }
-        }
-        surface.updateRowExtents()
-    }
-
     func gridFactor(screenSigma: Double) -> Int {
         max(1, Int((screenSigma / cellsPerSigma).rounded(.down)))
     }
@@ -129,37 +112,95 @@ extension HeartLayers {
         let centre = layout.center + Point(item.centerOffset.0 + particle.drift.x, item.centerOffset.1 + particle.drift.y) * u
         let half = table.reach * radius
         guard place(surface, centre: centre, halfX: half, halfY: half, factor: gridFactor(screenSigma: item.blur * u)) else { return }
-        let color = RGBA(particle.color)
-        fill(surface, from: table, centre: centre, a: radius, b: radius) { value, _ in color * value.w }
+        fills[index] = OverlayFill(surface: surface, table: table, centre: centre, a: radius, b: radius, shading: .tinted(RGBA(particle.color)),
+                                   threshold: negligible / Float(max(particle.opacity, 1e-3)))
     }
 
     func drawRing(_ state: HeartState) {
-        ringVisible = state.ringOpacity * 0.9 > 1.0 / 2048
+        ringVisible = state.ringOpacity * 0.9 > Double(negligible)
         guard ringVisible else { return }
         let s = state.ringScale
         let a = P.PulseEcho.semiAxes.x * u * s, b = P.PulseEcho.semiAxes.y * u * s
         let factor = gridFactor(screenSigma: P.PulseEcho.blur * u * s)
         ringVisible = place(ring, centre: layout.center, halfX: ringTable.reach * a, halfY: ringTable.reach * b, factor: factor)
         guard ringVisible else { return }
-        fill(ring, from: ringTable, centre: layout.center, a: a, b: b) { value, _ in value }
+        fills[particles.count] = OverlayFill(surface: ring, table: ringTable, centre: layout.center, a: a, b: b, shading: .plain,
+                                             threshold: negligible / Float(state.ringOpacity))
     }
 
     /// The glow (animated blur, brightness, opacity) with the cached heart
     /// shape composited over it, on the shape's grid.
     func drawAbove(_ state: HeartState) {
         glowTable.select(sigma: state.glowBlur)
-        let k = Float(state.glowBrightness), opacity = Float(state.glowOpacity)
-        let shape = shapeCache.pixels
-        fill(above, from: glowTable, centre: layout.center, a: P.HeartGlow.semiAxes.x * u, b: P.HeartGlow.semiAxes.y * u) { value, index in
-            Colors.over(shape[index], Colors.brightness(value, k) * opacity)
-        }
+        fills[particles.count + 1] = OverlayFill(surface: above, table: glowTable, centre: layout.center,
+                                                 a: P.HeartGlow.semiAxes.x * u, b: P.HeartGlow.semiAxes.y * u,
+                                                 shading: .glowUnderShape(brightness: Float(state.glowBrightness), opacity: Float(state.glowOpacity)),
+                                                 threshold: negligible)
     }
 
     func drawCenter(_ state: HeartState) {
         centerTable.select(sigma: state.centerBlur)
-        let s = state.centerScale, k = Float(state.centerBrightness)
-        fill(center, from: centerTable, centre: layout.center, a: P.HeartCenter.semiAxes.x * u * s, b: P.HeartCenter.semiAxes.y * u * s) { value, _ in
-            Colors.brightness(value, k)
+        let s = state.centerScale
+        fills[particles.count + 2] = OverlayFill(surface: center, table: centerTable, centre: layout.center,
+                                                 a: P.HeartCenter.semiAxes.x * u * s, b: P.HeartCenter.semiAxes.y * u * s,
+                                                 shading: .brightened(Float(state.centerBrightness)), threshold: negligible)
+    }
+
+    /// Evaluates rows part, part + parts, ... of every active overlay fill;
+    /// threads take different parts.
+    func fillRows(part: Int, of parts: Int) {
+        for fill in fills where fill.active {
+            var j = part
+            while j < fill.surface.height {
+                fillRow(fill, j)
+                j += parts
+            }
         }
+    }
+
+    private func fillRow(_ fill: OverlayFill, _ j: Int) {
+        let surface = fill.surface, table = fill.table
+        let y = (surface.screenY(j) - fill.cy) * fill.ib
+        let row = surface.row(j)
+        let x0 = (surface.screenX(0) - fill.cx) * fill.ia, dx = Float(surface.factor) * fill.ia
+        switch fill.shading {
+        case .plain:
+            for i in 0..<surface.width { row[i] = table.value(normalizedX: x0 + Float(i) * dx, y: y) }
+        case .tinted(let color):
+            for i in 0..<surface.width { row[i] = color * table.value(normalizedX: x0 + Float(i) * dx, y: y).w }
+        case .brightened(let k):
+            for i in 0..<surface.width { row[i] = Colors.brightness(table.value(normalizedX: x0 + Float(i) * dx, y: y), k) }
+        case .glowUnderShape(let k, let opacity):
+            let shape = shapeCache.row(j)
+            for i in 0..<surface.width {
+                row[i] = Colors.over(shape[i], Colors.brightness(table.value(normalizedX: x0 + Float(i) * dx, y: y), k) * opacity)
+            }
+        }
+        surface.updateRowExtent(j, threshold: fill.threshold)
+    }
+}
+
+/// One overlay to evaluate from an elliptical table this frame.
+struct OverlayFill {
+    enum Shading {
+        case plain
+        case tinted(RGBA)                       // colour × the table's alpha
+        case brightened(Float)                  // CSS brightness(k)
+        case glowUnderShape(brightness: Float, opacity: Float)
+    }
+    unowned(unsafe) var surface: Surface
+    unowned(unsafe) var table: BlurredEllipse
+    var cx: Float, cy: Float, ia: Float, ib: Float
+    var shading: Shading
+    var threshold: Float
+    var active: Bool
+
+    init(surface: Surface, table: BlurredEllipse, centre: Point, a: Double, b: Double, shading: Shading, threshold: Float) {
+        self.surface = surface
+        self.table = table
+        (cx, cy, ia, ib) = (Float(centre.x), Float(centre.y), Float(1 / a), Float(1 / b))
+        self.shading = shading
+        self.threshold = threshold
+        active = true
     }
 }

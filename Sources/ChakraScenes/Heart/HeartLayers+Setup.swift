@@ -7,11 +7,16 @@ extension HeartLayers {
     static func ringSurface(layout: DesignLayout, width: Int, height: Int, table: BlurredEllipse, cellsPerSigma: Double) -> Surface {
         typealias R = HeartParameters.PulseEcho
         var maxW = 1, maxH = 1
-        for step in 0...200 {
-            let s = 0.6 + (10 - 0.6) * Double(step) / 200
+        // Sampled scales; each sample's grid factor is paired with the next
+        // sample's (larger) extent, so a factor threshold between samples
+        // cannot hide a larger grid.
+        let steps = 400
+        for step in 0..<steps {
+            let s = 0.6 + (10 - 0.6) * Double(step) / Double(steps)
+            let sNext = 0.6 + (10 - 0.6) * Double(step + 1) / Double(steps)
             let f = max(1, Int((R.blur * layout.u * s / cellsPerSigma).rounded(.down)))
-            let spanX = min(width, Int((2 * table.reach * R.semiAxes.x * layout.u * s).rounded(.up)) + 3)
-            let spanY = min(height, Int((2 * table.reach * R.semiAxes.y * layout.u * s).rounded(.up)) + 3)
+            let spanX = min(width, Int((2 * table.reach * R.semiAxes.x * layout.u * sNext).rounded(.up)) + 3)
+            let spanY = min(height, Int((2 * table.reach * R.semiAxes.y * layout.u * sNext).rounded(.up)) + 3)
             maxW = max(maxW, Surface.gridExtent(pixels: spanX, factor: f))
             maxH = max(maxH, Surface.gridExtent(pixels: spanY, factor: f))
         }

@@ -34,6 +34,10 @@ final class HeartLayers: @unchecked Sendable {
     let blur: GaussianBlur
     var mistStops: GradientStops
     let maxGridWidth: Int
+    /// This frame's overlay evaluations: particles, ring, above, centre.
+    var fills: [OverlayFill]
+    /// Alpha below which a pixel adds under a quarter of an 8-bit level.
+    let negligible: Float = 1.0 / 1024
 
     init(layout: DesignLayout, width: Int, height: Int, cellsPerSigma: Double, settings: RenderSettings) {
         self.layout = layout
@@ -106,8 +110,11 @@ final class HeartLayers: @unchecked Sendable {
         canvas = Canvas(capacityWidth: max(mist.width, above.width) + 4, capacityHeight: max(mist.height, above.height) + 4)
         blur = GaussianBlur(maxExtent: max(mist.width, mist.height, above.width, above.height) + 4)
 
+        fills = []
         drawBackground()
         drawHeartShape()
+        let placeholder = OverlayFill(surface: base, table: ringTable, centre: .zero, a: 1, b: 1, shading: .plain, threshold: 1)
+        fills = Array(repeating: placeholder, count: particles.count + 3)
     }
 
     deinit {
@@ -121,9 +128,12 @@ final class HeartLayers: @unchecked Sendable {
 
     // MARK: - Per frame
 
-    func draw(_ state: HeartState) {
+    /// The serial part of a frame: the base, and where each overlay goes.
+    /// `fillRows` then evaluates the overlays, on several threads.
+    func prepare(_ state: HeartState, particlesShown: Bool) {
         drawBase(state)
-        for index in particles.indices where state.particles[index].visible {
+        for index in fills.indices { fills[index].active = false }
+        for index in particles.indices where particlesShown && state.particles[index].visible {
             drawParticle(index, state.particles[index])
         }
         drawRing(state)

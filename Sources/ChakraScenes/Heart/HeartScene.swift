@@ -66,23 +66,35 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         } else {
             motion.update(&state, at: time)
         }
-        layers.draw(state)
+        let particlesShown = !settings.lowPower
+        layers.prepare(state, particlesShown: particlesShown)
         let particleCount = layers.particles.count
         for index in 0..<particleCount {
             let particle = state.particles[index]
-            opacities[index] = settings.lowPower || !particle.visible ? 0 : Float(particle.opacity)
+            opacities[index] = layers.fills[index].active ? Float(particle.opacity) : 0
         }
         opacities[particleCount] = layers.ringVisible ? Float(state.ringOpacity) : 0
         opacities[particleCount + 1] = 1
         opacities[particleCount + 2] = 1
         self.output = output
+        phase = .overlays
+        pool.run(self)
+        phase = .compose
         pool.run(self)
         self.output = nil
     }
 
-    /// One band of rows of the final pass.
+    private enum Phase { case overlays, compose }
+    private var phase = Phase.overlays
+
+    /// Phase 1: overlay rows, striped across threads. Phase 2: one band of
+    /// rows of the final pass per thread.
     public func run(part: Int, of parts: Int) {
         guard let output else { return }
+        if phase == .overlays {
+            layers.fillRows(part: part, of: parts)
+            return
+        }
         let start = height * part / parts, end = height * (part + 1) / parts
         overlays.withUnsafeBufferPointer { list in
             compositor.compose(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities),
