@@ -1,0 +1,75 @@
+import ChakraPNG
+import ChakraRaster
+import ChakraScenes
+import Foundation
+
+/// Files beside the tests (not SwiftPM resources: plain paths keep them
+/// readable by other tools too).
+enum TestFiles {
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources")
+    static func resource(_ name: String) -> String { resources.appendingPathComponent(name).path }
+    /// Where failing image comparisons write their evidence.
+    static let artifacts: URL = {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("chakra-test-artifacts")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+}
+
+/// Renders a scene frame to 8-bit RGB.
+func renderRGB(_ scene: Scene, time: Double) -> PNGImage.RGB {
+    let frame = FrameBuffer(width: scene.width, height: scene.height, format: .bgr888)
+    scene.render(time: time, into: frame.pixels)
+    return PNGImage.RGB(width: scene.width, height: scene.height, bytes: frame.rgbBytes())
+}
+
+/// Per-channel image statistics used to compare a frame with a reference.
+struct ImageDifference {
+    var meanAbsolute: Double
+    var smoothedP99: Double
+    var smoothedMax: Double
+
+    /// Compares two images after a 5×5 box filter on each (ordered dither
+    /// and the reference's 8-bit rounding are pixel-scale noise; the design
+    /// is what must match), ignoring a 2-pixel border the filter cannot see.
+    init(_ a: PNGImage.RGB, _ b: PNGImage.RGB) {
+        precondition(a.width == b.width && a.height == b.height)
+        let w = a.width, h = a.height
+        var total = 0.0
+        for index in a.bytes.indices { total += abs(Double(a.bytes[index]) - Double(b.bytes[index])) }
+        meanAbsolute = total / Double(a.bytes.count)
+        let sa = Self.boxFiltered(a), sb = Self.boxFiltered(b)
+        var diffs: [Double] = []
+        diffs.reserveCapacity(w * h)
+        for y in 2..<(h - 2) {
+            for x in 2..<(w - 2) {
+                var worst = 0.0
+                for c in 0..<3 { worst = max(worst, abs(sa[(y * w + x) * 3 + c] - sb[(y * w + x) * 3 + c])) }
+                diffs.append(worst)
+            }
+        }
+        diffs.sort()
+        smoothedP99 = diffs[Int(Double(diffs.count - 1) * 0.99)]
+        smoothedMax = diffs.last ?? 0
+    }
+
+    static func boxFiltered(_ image: PNGImage.RGB) -> [Double] {
+        let w = image.width, h = image.height
+        var out = [Double](repeating: 0, count: w * h * 3)
+        for y in 2..<(h - 2) {
+            for x in 2..<(w - 2) {
+                for c in 0..<3 {
+                    var sum = 0.0
+                    for dy in -2...2 { for dx in -2...2 { sum += Double(image.bytes[((y + dy) * w + x + dx) * 3 + c]) } }
+                    out[(y * w + x) * 3 + c] = sum / 25
+                }
+            }
+        }
+        return out
+    }
+
+    /// |a − b| × 8, for looking at where two frames differ.
+    static func visualization(_ a: PNGImage.RGB, _ b: PNGImage.RGB) -> PNGImage.RGB {
+        PNGImage.RGB(width: a.width, height: a.height, bytes: zip(a.bytes, b.bytes).map { UInt8(min(255, abs(Int($0) - Int($1)) * 8)) })
+    }
+}
