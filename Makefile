@@ -1,0 +1,44 @@
+# Chakra: build, test, run. `make help` lists the targets.
+SWIFT ?= swift
+OUT ?= out
+SIZE ?= 1280x720
+
+.PHONY: help deps build release test run bench render clean
+
+help:
+	@echo "make run     install what is missing, build, render heart frames to $(OUT)/ and run the benchmark"
+	@echo "make test    install what is missing and run the whole test suite"
+	@echo "make bench   chakrad bench (release build)"
+	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) test
+
+# No daemon yet (the display backends come next): `run` renders the heart to
+# PNG files you can open and prints the benchmark table.
+run: release
+	@mkdir -p $(OUT)
+	.build/release/chakrad render --scene heart --time 1.0 --size 390x844 -o $(OUT)/heart-390x844.png
+	.build/release/chakrad render --scene heart --time 12.5 --size $(SIZE) -o $(OUT)/heart-$(SIZE).png
+	.build/release/chakrad render --scene heart --size $(SIZE) --reduce-motion -o $(OUT)/heart-$(SIZE)-reduce-motion.png
+	.build/release/chakrad bench --scene heart
+
+bench: release
+	.build/release/chakrad bench
+
+TIME ?= 0
+render: release
+	@mkdir -p $(OUT)
+	.build/release/chakrad render --scene heart --time $(TIME) --size $(SIZE) -o $(OUT)/heart-$(SIZE)-t$(TIME).png
+
+clean:
+	rm -rf .build $(OUT)
