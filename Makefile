@@ -3,13 +3,14 @@ SWIFT ?= swift
 OUT ?= out
 SIZE ?= 1280x720
 
-.PHONY: help deps build release test run bench render clean
+.PHONY: help deps build release test run bench render allocations clean
 
 help:
 	@echo "make run     install what is missing, build, render heart frames to $(OUT)/ and run the benchmark"
 	@echo "make test    install what is missing and run the whole test suite"
 	@echo "make bench   chakrad bench (release build)"
 	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
+	@echo "make allocations  heap allocations per rendered frame (valgrind; must be 0)"
 
 deps:
 	@scripts/install-deps.sh
@@ -42,3 +43,7 @@ render: release
 
 clean:
 	rm -rf .build $(OUT)
+
+# Heap allocations per frame (must be 0), with valgrind.
+allocations: release
+	scripts/count-allocations.sh heart

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Heap allocations per rendered frame, measured with valgrind: the same
+# benchmark run for 10 and for 40 frames; the difference in malloc counts,
+# divided by 30, is what one frame allocates. The render loop must show 0.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
+scene=${1:-heart}
+count() {
+    valgrind --tool=memcheck --leak-check=no .build/release/chakrad bench --scene "$scene" --size 320x240 \
+        --threads "$1" --frames "$2" 2>&1 | sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,
+}
+status=0
+for threads in 1 2; do
+    few=$(count "$threads" 10); many=$(count "$threads" 40)
+    per_frame=$(( (many - few) / 30 ))
+    echo "$scene, $threads thread(s): $few allocations for 10 frames, $many for 40: $per_frame per frame"
+    (( many == few )) || status=1
+done
+exit $status
