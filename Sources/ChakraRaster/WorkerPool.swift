@@ -12,45 +12,55 @@ public protocol PartitionedJob: AnyObject {
 public final class WorkerPool: @unchecked Sendable {
     public let threadCount: Int
     private var workers: [Worker] = []
-    private let done = DispatchSemaphore(value: 0)
-    private nonisolated(unsafe) var job: PartitionedJob?
+    private let shared: Shared
+
+    /// What the threads see. They hold it strongly and never the pool, so a
+    /// pool may be freed while its threads are still waking up to quit.
+    private final class Shared: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var job: PartitionedJob?
+        var stopping = false
+    }
 
     private final class Worker: @unchecked Sendable {
         let start = DispatchSemaphore(value: 0)
-        var thread: Thread?
     }
 
     public init(threads: Int) {
         threadCount = max(1, threads)
+        let shared = Shared()
+        self.shared = shared
+        let parts = threadCount
         for index in 1..<threadCount {
             let worker = Worker()
-            let thread = Thread { [unowned self] in
+            let thread = Thread {
                 while true {
                     worker.start.wait()
-                    guard let job = self.job else { return }
-                    job.run(part: index, of: self.threadCount)
-                    self.done.signal()
+                    if shared.stopping { return }
+                    shared.job?.run(part: index, of: parts)
+                    shared.done.signal()
                 }
             }
             thread.stackSize = 1 << 20
             thread.start()
-            worker.thread = thread
             workers.append(worker)
         }
     }
 
     deinit {
-        job = nil
+        shared.job = nil
+        shared.stopping = true
         for worker in workers { worker.start.signal() }
     }
 
     /// Runs every part of `job`, part 0 on the calling thread, and returns
     /// when all are done.
     public func run(_ job: PartitionedJob) {
-        self.job = job
+        shared.job = job
         for worker in workers { worker.start.signal() }
         job.run(part: 0, of: threadCount)
-        for _ in workers { done.wait() }
+        for _ in workers { shared.done.wait() }
+        shared.job = nil
     }
 
     public static var coreCount: Int { ProcessInfo.processInfo.activeProcessorCount }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import ChakraRaster
+
+/// Records which parts ran and with what part count.
+final class RecordingJob: PartitionedJob, @unchecked Sendable {
+    let lock = NSLock()
+    var calls: [(part: Int, parts: Int)] = []
+    func run(part: Int, of parts: Int) {
+        lock.lock(); defer { lock.unlock() }
+        calls.append((part, parts))
+    }
+}
+
+enum SharedPools {
+    /// Kept for the whole test process (see the disabled deinit test).
+    static let three = WorkerPool(threads: 3)
+}
+
+@Suite("Worker pool")
+struct WorkerPoolTests {
+    @Test("every part runs exactly once per run, and runs can repeat")
+    func partsRunOnce() {
+        let pool = SharedPools.three
+        #expect(pool.threadCount == 3)
+        for _ in 0..<20 {
+            let job = RecordingJob()
+            pool.run(job)
+            #expect(job.calls.map(\.part).sorted() == [0, 1, 2])
+            #expect(job.calls.allSatisfy { $0.parts == 3 })
+        }
+    }
+
+    @Test("a single-thread pool runs part 0 on the caller")
+    func singleThread() {
+        let pool = WorkerPool(threads: 0)
+        #expect(pool.threadCount == 1)
+        let job = RecordingJob()
+        pool.run(job)
+        #expect(job.calls.count == 1 && job.calls[0] == (0, 1))
+    }
+
+    @Test(.enabled(if: true, "bug: WorkerPool.deinit wakes its threads, which then read `self.job` through an `unowned` reference to the pool being deinitialised: the process traps (\"attempted to read an unowned reference but object was already deallocated\") whenever a pool with threads ≥ 2 is released"))
+    func releasingAPool() {
+        for _ in 0..<3 {
+            let pool = WorkerPool(threads: 2)
+            pool.run(RecordingJob())
+        }
+        Thread.sleep(forTimeInterval: 0.2)  // let the woken threads run
+    }
+}
