@@ -41,7 +41,25 @@ public struct LinearGradient: Sendable {
         let dir = Point(sin(r), -cos(r))
         let half = abs(w * sin(r)) / 2 + abs(h * cos(r)) / 2
         let centre = Point(x + w / 2, y + h / 2)
-        self.init(start: transform.apply(centre - dir * half), end: transform.apply(centre + dir * half), stops: stops)
+        self.init(start: centre - dir * half, end: centre + dir * half, stops: stops, transform: transform)
+    }
+
+    /// The gradient line given in the space `transform` maps to the screen:
+    /// t is measured there (through the inverse), so a non-uniform scale or
+    /// skew keeps CSS's geometry instead of bending the gradient.
+    public init(start: Point, end: Point, stops: GradientStops, transform: Transform) {
+        let v = end - start
+        let lengthSquared = (v * v).sum()
+        let d = lengthSquared > 0 ? v / lengthSquared : .zero
+        // t(p) = (inverse(p) − start)·d is affine in the screen point p.
+        let m = transform.inverted
+        let gx = m.a * d.x + m.b * d.y, gy = m.c * d.x + m.d * d.y
+        let offset = (m.tx - start.x) * d.x + (m.ty - start.y) * d.y
+        self.stops = stops
+        // Express as origin/direction in screen space: t = (p − origin)·direction.
+        direction = SIMD2<Float>(Float(gx), Float(gy))
+        let g2 = gx * gx + gy * gy
+        origin = g2 > 0 ? SIMD2<Float>(Float(-offset * gx / g2), Float(-offset * gy / g2)) : .zero
     }
 
     /// CSS `to bottom right`: t = (x/w + y/h) / 2 in box coordinates.

@@ -40,7 +40,9 @@ public struct FlattenedPath: Sendable {
             case .close:
                 closed = true
                 flush()
+                // A segment after close starts a new contour at the subpath's start (SVG).
                 pen = start
+                current = [start]
             }
         }
         flush()

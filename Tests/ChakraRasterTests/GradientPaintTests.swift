@@ -94,7 +94,7 @@ struct LinearGradientTests {
         }
     }
 
-    @Test(.disabled("bug: LinearGradient maps only the gradient line's end points through `transform` and projects in screen space, which is wrong for non-conformal transforms (scale(2, 1) gives t = 0.8 instead of 0.5 at the box's top-right corner)"))
+    @Test("to bottom right keeps CSS geometry under a non-uniform scale")
     func toBottomRightNonUniformScale() {
         // Box 100×100 drawn through scale(2, 1): box point (u, v) is screen (2u, v).
         let g = LinearGradient.toBottomRight(boxX: 0, y: 0, width: 100, height: 100, stops: identityStops(span: 2), transform: .scale(2, 1))

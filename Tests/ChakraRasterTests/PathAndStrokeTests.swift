@@ -63,7 +63,7 @@ struct PathTests {
         #expect(alpha[j * 120 + i] > 0.1 && alpha[j * 120 + i] < 0.9)
     }
 
-    @Test(.disabled("bug: FlattenedPath drops the subpath start after close(): a line after close() should start at the closed subpath's first point (SVG), but the next contour begins at the line's end point"))
+    @Test("a line after close() starts at the closed subpath's first point (SVG)")
     func lineAfterClose() throws {
         var path = Path()
         path.move(to: Point(0, 0)); path.line(to: Point(10, 0)); path.line(to: Point(10, 10)); path.close()
