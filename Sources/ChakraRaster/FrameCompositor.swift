@@ -16,7 +16,10 @@ public final class FrameCompositor: @unchecked Sendable {
     final class Scratch {
         let row: UnsafeMutablePointer<RGBA>
         let gridRow: UnsafeMutablePointer<RGBA>
+        /// A packed row on its way to rotated memory.
+        let packed: UnsafeMutableRawPointer
         init(width: Int, gridWidth: Int) {
+            packed = .allocate(byteCount: width * 4, alignment: 16)
             row = .allocate(capacity: width)
             row.initialize(repeating: .zero, count: width)
             gridRow = .allocate(capacity: gridWidth + 2)
@@ -25,6 +28,7 @@ public final class FrameCompositor: @unchecked Sendable {
         deinit {
             row.deallocate()
             gridRow.deallocate()
+            packed.deallocate()
         }
     }
 
@@ -52,7 +56,30 @@ public final class FrameCompositor: @unchecked Sendable {
             for k in 0..<overlays.count where opacities[k] > 0 {
                 blendOverlay(overlays[k], opacity: opacities[k], y: y, width: width, scratch: s)
             }
-            PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
+            if output.rotation == .none {
+                PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
+            } else {
+                PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: s.packed)
+                scatter(s.packed, y: y, into: output)
+            }
+        }
+    }
+
+    /// Copies a packed frame row to its place in rotated memory, where
+    /// consecutive pixels are a row apart (90°, 270°) or run backwards (180°).
+    private func scatter(_ packed: UnsafeMutableRawPointer, y: Int, into output: PixelBuffer) {
+        let (start, step) = output.address(x: 0, y: y)
+        var target = start
+        switch output.format.bytesPerPixel {
+        case 4:
+            let source = packed.assumingMemoryBound(to: UInt32.self)
+            for x in 0..<output.width { target.storeBytes(of: source[x], as: UInt32.self); target += step }
+        case 2:
+            let source = packed.assumingMemoryBound(to: UInt16.self)
+            for x in 0..<output.width { target.storeBytes(of: source[x], as: UInt16.self); target += step }
+        default:
+            let bpp = output.format.bytesPerPixel
+            for x in 0..<output.width { target.copyMemory(from: packed + x * bpp, byteCount: bpp); target += step }
         }
     }
 

@@ -43,23 +43,66 @@ public enum PixelFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// How a frame is turned to fit the panel: the scene's rows are drawn
+/// clockwise by this many degrees into the memory (SPEC §3: rotation is done
+/// once, in the final conversion pass).
+public enum Rotation: Int, Sendable, CaseIterable {
+    case none = 0, clockwise90 = 90, upsideDown = 180, clockwise270 = 270
+
+    /// True when the frame's width runs along the memory's columns.
+    public var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }
+}
+
 /// A frame's pixels in memory the caller owns (a dumb buffer, an fbdev
 /// mapping, or a `FrameBuffer`): the renderer writes, the backend flips.
+///
+/// `width` and `height` are the frame's (the scene's) size; with a rotation
+/// the memory is `height` pixels wide and `width` rows tall. `stride` is the
+/// memory's bytes per row.
 public struct PixelBuffer: @unchecked Sendable {
     public var base: UnsafeMutableRawPointer
     public var width: Int
     public var height: Int
-    public var stride: Int   // bytes per row
+    public var stride: Int   // bytes per row of the memory
     public var format: PixelFormat
+    public var rotation: Rotation
 
+    /// Memory of `width`×`height` pixels, drawn unrotated.
     public init(base: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
-        precondition(stride >= width * format.bytesPerPixel)
-        (self.base, self.width, self.height, self.stride, self.format) = (base, width, height, stride, format)
+        precondition(width >= 0 && height >= 0 && stride >= width * format.bytesPerPixel)
+        (self.base, self.width, self.height, self.stride, self.format, self.rotation) = (base, width, height, stride, format, .none)
     }
 
-    /// 8-bit RGB of pixel (x, y).
+    /// The same memory, with frames drawn turned clockwise by `rotation`:
+    /// a 1920×1080 panel turned 90° takes 1080×1920 frames.
+    public func rotated(_ rotation: Rotation) -> PixelBuffer {
+        precondition(self.rotation == .none, "rotate the unrotated buffer")
+        var view = self
+        view.rotation = rotation
+        if rotation.swapsAxes { (view.width, view.height) = (height, width) }
+        return view
+    }
+
+    /// Memory size in pixels (the panel's).
+    public var memoryWidth: Int { rotation.swapsAxes ? height : width }
+    public var memoryHeight: Int { rotation.swapsAxes ? width : height }
+
+    /// Where frame pixel (x, y) lives in memory, and how many bytes lie
+    /// between it and pixel (x + 1, y).
+    @inline(__always)
+    public func address(x: Int, y: Int) -> (pointer: UnsafeMutableRawPointer, pixelStep: Int) {
+        let bpp = format.bytesPerPixel
+        switch rotation {
+        case .none: return (base + y * stride + x * bpp, bpp)
+        case .clockwise90: return (base + x * stride + (height - 1 - y) * bpp, stride)
+        case .upsideDown: return (base + (height - 1 - y) * stride + (width - 1 - x) * bpp, -bpp)
+        case .clockwise270: return (base + (width - 1 - x) * stride + y * bpp, -stride)
+        }
+    }
+
+    /// 8-bit RGB of frame pixel (x, y).
     public func rgb(x: Int, y: Int) -> SIMD3<UInt8> {
-        format.decode(base + y * stride + x * format.bytesPerPixel)
+        format.decode(address(x: x, y: y).pointer)
     }
 }
 

@@ -215,4 +215,43 @@ struct FrameCompositorTests {
             #expect(memory[(y * stride + width * 4) ..< (y + 1) * stride].allSatisfy { $0 == 0x5A })
         }
     }
+
+    @Test("a rotated buffer holds the same frame turned clockwise", arguments: Rotation.allCases, [PixelFormat.xrgb8888, .rgb888, .rgb565])
+    func rotation(_ rotation: Rotation, format: PixelFormat) {
+        let (width, height) = (7, 4)
+        let base = Surface(width: width, height: height)
+        // Every pixel a different whole level, so a misplaced pixel shows.
+        for y in 0..<height {
+            for x in 0..<width { base.pixels[y * width + x] = levelColor(SIMD3(Double(8 * x), Double(40 * y), Double(8 * (x + y)))) }
+        }
+        let compositor = FrameCompositor(maxWidth: max(width, height), maxGridWidth: width, threads: 1)
+        let bpp = format.bytesPerPixel
+        // Memory shaped like the panel: turned by 90° or 270° it is 4 wide and 7 tall.
+        let (memoryWidth, memoryHeight) = rotation.swapsAxes ? (height, width) : (width, height)
+        let stride = memoryWidth * bpp + 8
+        var memory = [UInt8](repeating: 0, count: stride * memoryHeight)
+        memory.withUnsafeMutableBytes { raw in
+            let panel = PixelBuffer(base: raw.baseAddress!, width: memoryWidth, height: memoryHeight, stride: stride, format: format)
+            let view = panel.rotated(rotation)
+            #expect(view.width == width && view.height == height)
+            compositor.compose(base: base, overlays: UnsafeBufferPointer(start: nil, count: 0), opacities: UnsafeBufferPointer(start: nil, count: 0),
+                               into: view, rows: 0..<height, slot: 0)
+            for y in 0..<height {
+                for x in 0..<width {
+                    // Where a clockwise turn puts frame pixel (x, y) on the panel.
+                    let (px, py) = switch rotation {
+                    case .none: (x, y)
+                    case .clockwise90: (height - 1 - y, x)
+                    case .upsideDown: (width - 1 - x, height - 1 - y)
+                    case .clockwise270: (y, width - 1 - x)
+                    }
+                    let expected = panel.format.decode(UnsafeRawPointer(raw.baseAddress! + py * stride + px * bpp))
+                    #expect(view.rgb(x: x, y: y) == expected)
+                    if format == .xrgb8888 {
+                        #expect(expected == SIMD3(UInt8(8 * x), UInt8(40 * y), UInt8(8 * (x + y))), "frame pixel (\(x), \(y)) at panel (\(px), \(py))")
+                    }
+                }
+            }
+        }
+    }
 }
