@@ -47,3 +47,9 @@ clean:
 # Heap allocations per frame (must be 0), with valgrind.
 allocations: release
 	scripts/count-allocations.sh heart
+
+# Integration tests in QEMU guests on Debian's kernel (tests/vm/README.md).
+# Installs QEMU and the kernel when it can; skips with a message otherwise.
+.PHONY: vm-test
+vm-test:
+	tests/vm/run-all.sh

@@ -4,6 +4,10 @@
 set -euo pipefail
 
 packages=(pkg-config libpng-dev)
+# The VM integration tests (tests/vm, make vm-test): QEMU, the Debian kernel
+# the guest boots (its modules come from /lib/modules over 9p), and the
+# static busybox of the guest's initramfs.
+packages+=(qemu-system-x86 linux-image-amd64 busybox-static)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

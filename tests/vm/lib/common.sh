@@ -1,0 +1,56 @@
+# shellcheck shell=bash disable=SC2034 # (its variables are for the scripts that source it)
+# Shared by the host-side scripts of the VM harness (sourced, not run).
+# Finds the repository, the guest kernel and the tools the harness needs,
+# so run-guest.sh, run-all.sh and the cases agree on what "available" means.
+
+# The repository root: this file lives in tests/vm/lib/.
+VM_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd -P)
+VM_DIR=$VM_REPO/tests/vm
+# Everything the harness builds or leaves behind goes here (git-ignored by
+# the `.build-*/` rule); never the default .build, which SwiftPM owns.
+VM_BUILD=${CHAKRA_VM_BUILD:-$VM_REPO/.build-vm}
+
+vm_log() { echo "chakra-vm: $*" >&2; }
+vm_die() { echo "chakra-vm: error: $*" >&2; exit "${VM_DIE_STATUS:-125}"; }
+
+# modprobe and depmod live in /sbin, which is not on a normal user's PATH.
+vm_modprobe() {
+    local modprobe
+    modprobe=$(PATH=$PATH:/usr/sbin:/sbin command -v modprobe) || return 127
+    "$modprobe" "$@"
+}
+
+# The kernel the guest boots: Debian's linux-image-amd64, which is not the
+# kernel this machine runs (uname -r would name the host's, whose modules
+# are not installed). CHAKRA_VM_KVER picks one; otherwise the newest version
+# that has both /boot/vmlinuz-KVER and /lib/modules/KVER/modules.dep.
+vm_kernel_version() {
+    if [[ -n ${CHAKRA_VM_KVER:-} ]]; then
+        echo "$CHAKRA_VM_KVER"
+        return
+    fi
+    local dir kver found=()
+    for dir in /lib/modules/*/; do
+        kver=$(basename "$dir")
+        [[ -r /boot/vmlinuz-$kver && -e $dir/modules.dep ]] && found+=("$kver")
+    done
+    ((${#found[@]})) || return 1
+    printf '%s\n' "${found[@]}" | sort -V | tail -n 1
+}
+
+# Prints what is missing for a guest boot, one item a line; nothing if ready.
+vm_missing_prerequisites() {
+    command -v qemu-system-x86_64 >/dev/null || echo "qemu-system-x86_64 (package qemu-system-x86)"
+    # The initramfs has no libc, so busybox must be the static build.
+    # (ldd fails on a static binary, hence no pipe: pipefail would see it.)
+    [[ -x /bin/busybox && $(LC_ALL=C ldd /bin/busybox 2>&1) == *"not a dynamic executable"* ]] ||
+        echo "a static /bin/busybox (package busybox-static)"
+    command -v python3 >/dev/null || echo "python3"
+    vm_modprobe --version >/dev/null 2>&1 || echo "modprobe (package kmod)"
+    local kver
+    if kver=$(vm_kernel_version); then
+        [[ -r /boot/vmlinuz-$kver ]] || echo "a readable /boot/vmlinuz-$kver (package linux-image-amd64)"
+    else
+        echo "a kernel with modules under /lib/modules (package linux-image-amd64)"
+    fi
+}
