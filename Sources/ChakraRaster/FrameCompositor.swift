@@ -120,7 +120,22 @@ public final class FrameCompositor: @unchecked Sendable {
             let w = Float(k) / Float(f)
             for i in first...last { gridRow[i] = row0[i] + (row1[i] - row0[i]) * w }
         }
+        assert((first...last).allSatisfy { Self.inRange(gridRow[$0]) },
+               "surface colour out of premultiplied range: \((first...last).map { gridRow[$0] }.first { !Self.inRange($0) }!) on a \(surface.width)×\(surface.height) grid of factor \(surface.factor)")
         return true
+    }
+
+    /// The compositor's contract with whoever draws surfaces: premultiplied
+    /// colour with 0 ≤ colour ≤ alpha ≤ 1, give or take float rounding.
+    /// Compositing (bilinear weights, source-over) keeps that range, so the
+    /// pack needs no clamp: a value up to ~3·10⁻⁵ outside [0, 1] still
+    /// packs to 0 or the maximum (the dither keeps 0.008 of a level clear of
+    /// rounding up or down). Checked in debug builds, which the tests use.
+    static func inRange(_ c: RGBA) -> Bool {
+        let tolerance: Float = 1e-5
+        return c.w >= -tolerance && c.w <= 1 + tolerance
+            && c.x >= -tolerance && c.y >= -tolerance && c.z >= -tolerance
+            && c.x <= c.w + tolerance && c.y <= c.w + tolerance && c.z <= c.w + tolerance
     }
 
     private func upsampleBase(_ base: Surface, y: Int, width: Int, scratch s: Scratch) {

@@ -70,40 +70,45 @@ public enum PixelPacker {
     /// compositor guarantees it (see `FrameCompositor`), so there is no
     /// clamp here, which was 40% of this pass.
     ///
-    /// Rounds with the 2²³ trick (adding 2²³ to a float in [0, 2²²) leaves
-    /// round(x) in the low mantissa bits): the stdlib's generic SIMD
-    /// float → int conversion is not vectorised. floor(y) = round(y − ½);
+    /// Rounds with the 1.5·2²³ trick: adding it to y ∈ (−2²², 2²²) gives a
+    /// float in [2²³, 2²⁴), where floats are whole numbers, so round(y)
+    /// lands in the low mantissa bits (0x4B40_0000 + round(y)). The ½·2²³
+    /// keeps slightly negative y (0 minus the dither's ½) out of [2²², 2²³),
+    /// where floats step by ½. The stdlib's generic SIMD float → int
+    /// conversion is not vectorised. floor(y) = round(y − ½);
     /// the dither keeps y off the half-way ties. Flat code on purpose: the
     /// optimiser does not inline closures or nested functions here.
     @inline(__always)
     static func quantize4(_ row: PlanarRow, _ x: Int, dither: SIMD4<Float>, max m: SIMD3<Float>) -> (r: SIMD4<UInt32>, g: SIMD4<UInt32>, b: SIMD4<UInt32>) {
-        let rounding = dither + 8_388_608
-        return (rawRounded(loadLanes(row.red + x) * m.x + rounding) &- 0x4B00_0000,
-                rawRounded(loadLanes(row.green + x) * m.y + rounding) &- 0x4B00_0000,
-                rawRounded(loadLanes(row.blue + x) * m.z + rounding) &- 0x4B00_0000)
+        let magic = SIMD4<Float>(repeating: 12_582_912)
+        return (rawRounded(loadLanes(row.red + x) * m.x + dither + magic) &- 0x4B40_0000,
+                rawRounded(loadLanes(row.green + x) * m.y + dither + magic) &- 0x4B40_0000,
+                rawRounded(loadLanes(row.blue + x) * m.z + dither + magic) &- 0x4B40_0000)
     }
 
-    /// The bits of a float in [2²³, 2²⁴): 0x4B00_0000 plus its integer value.
+    /// The bits of a float in [2²³, 2²⁴): 0x4B40_0000 plus its integer value.
     @inline(__always)
     static func rawRounded(_ v: SIMD4<Float>) -> SIMD4<UInt32> { unsafeBitCast(v, to: SIMD4<UInt32>.self) }
 
     static func pack32(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
                        redShift: UInt32, blueShift: UInt32) {
         let out = destination.assumingMemoryBound(to: UInt32.self)
-        // Dither plus the 2²³ rounding constant, for pixels 0-3 and 4-7 of
-        // the tile row, swapped every four pixels.
-        var rounding = dither.0 + 8_388_608, nextRounding = dither.1 + 8_388_608
+        // The dither for pixels 0-3 and 4-7 of the tile row, swapped every
+        // four pixels. (It cannot be folded into the rounding constant: that sum
+        // rounds the dither away.)
+        var rounding = dither.0, nextRounding = dither.1
+        let magic = SIMD4<Float>(repeating: 12_582_912)
         let opaque = SIMD4<UInt32>(repeating: 0xFF00_0000)
         let scale = SIMD4<Float>(repeating: 255)
-        let exponent = SIMD4<UInt32>(repeating: 0x4B00_0000)
+        let exponent = SIMD4<UInt32>(repeating: 0x4B40_0000)
         var x = 0
         if redShift == 16 {
             // XRGB/ARGB, the common case, with constant shifts (SSE2 has no
             // per-lane variable shift: run-time shift counts cost more).
             while x + 4 <= count {
-                let r = rawRounded(loadLanes(row.red + x) * scale + rounding) &- exponent
-                let g = rawRounded(loadLanes(row.green + x) * scale + rounding) &- exponent
-                let b = rawRounded(loadLanes(row.blue + x) * scale + rounding) &- exponent
+                let r = rawRounded(loadLanes(row.red + x) * scale + rounding + magic) &- exponent
+                let g = rawRounded(loadLanes(row.green + x) * scale + rounding + magic) &- exponent
+                let b = rawRounded(loadLanes(row.blue + x) * scale + rounding + magic) &- exponent
                 UnsafeMutableRawPointer(out + x).storeBytes(of: (r &<< 16) | (g &<< 8) | b | opaque, as: SIMD4<UInt32>.self)
                 swap(&rounding, &nextRounding)
                 x += 4
