@@ -203,16 +203,21 @@ public final class FrameCompositor: @unchecked Sendable {
         guard firstUsed <= lastUsed else { return }
         let first = max(Int(firstUsed) - 1, 0)
         let last = min(Int(lastUsed) + 1, surface.width - 1)
-        guard interpolateRows(surface, y: y, first: first, last: last, into: s.gridRow) else { return }
-        s.gridRow[last + 1] = .zero
         // Skip the columns strictly inside both rows' holes (shrunk by one so
-        // the interpolation into the hole's edges is kept).
+        // the interpolation into the hole's edges is kept), in the vertical
+        // interpolation too.
         let holeStart = Int(max(surface.holeFirst[j], surface.holeFirst[j1])) + 1
         let holeEnd = Int(min(surface.holeLast[j], surface.holeLast[j1])) - 1
         if holeStart < holeEnd {
+            // The left span's last interval reads grid column holeStart + 1.
+            guard interpolateRows(surface, y: y, first: first, last: holeStart + 1, into: s.gridRow),
+                  interpolateRows(surface, y: y, first: holeEnd, last: last, into: s.gridRow) else { return }
+            s.gridRow[last + 1] = .zero
             blendSpan(surface, opacity: opacity, first: first, last: holeStart, width: width, scratch: s)
             blendSpan(surface, opacity: opacity, first: holeEnd, last: last, width: width, scratch: s)
         } else {
+            guard interpolateRows(surface, y: y, first: first, last: last, into: s.gridRow) else { return }
+            s.gridRow[last + 1] = .zero
             blendSpan(surface, opacity: opacity, first: first, last: last, width: width, scratch: s)
         }
     }

@@ -84,21 +84,31 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         self.output = nil
     }
 
+    /// Rows per band of the final pass handed to one thread.
+    static let composeBand = 16
+
     private enum Phase { case overlays, compose }
     private var phase = Phase.overlays
 
-    /// Phase 1: overlay rows, striped across threads. Phase 2: one band of
-    /// rows of the final pass per thread.
+    /// Phase 1: overlay rows, striped across threads. Phase 2: the final
+    /// pass, in bands of rows dealt out in turn.
     public func run(part: Int, of parts: Int) {
         guard let output else { return }
         if phase == .overlays {
             layers.fillRows(part: part, of: parts)
             return
         }
-        let start = height * part / parts, end = height * (part + 1) / parts
+        // Interleaved bands of rows: the overlays crowd the middle of the
+        // screen, so halves would leave one thread idle while the other
+        // finishes the heart.
+        let band = Self.composeBand
         overlays.withUnsafeBufferPointer { list in
-            compositor.compose(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities),
-                               into: output, rows: start..<end, slot: part)
+            var start = part * band
+            while start < height {
+                compositor.compose(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities),
+                                   into: output, rows: start..<min(start + band, height), slot: part)
+                start += parts * band
+            }
         }
     }
 }
