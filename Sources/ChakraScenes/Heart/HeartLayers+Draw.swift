@@ -148,13 +148,24 @@ extension HeartLayers {
 
     /// Evaluates rows part, part + parts, ... of every active overlay fill;
     /// threads take different parts.
-    func fillRows(part: Int, of parts: Int) {
-        for fill in fills where fill.active {
-            var j = part
-            while j < fill.surface.height {
-                fillRow(fill, j)
-                j += parts
+    /// Evaluates the active overlays' rows, a few rows per item taken from
+    /// `counter`; several threads may call this at once.
+    func fillRows(taking counter: WorkCounter) {
+        let rowsPerItem = 4
+        while true {
+            var item = counter.take()
+            var found = false
+            for fill in fills where fill.active {
+                let rows = fill.surface.height
+                let items = (rows + rowsPerItem - 1) / rowsPerItem
+                if item < items {
+                    for j in (item * rowsPerItem)..<min((item + 1) * rowsPerItem, rows) { fillRow(fill, j) }
+                    found = true
+                    break
+                }
+                item -= items
             }
+            if !found { return }
         }
     }
 
