@@ -9,13 +9,6 @@ import PackageDescription
 // The renderer is the product: build it optimised even in debug builds would
 // be nice, but SwiftPM has no per-target optimisation level. `make` builds
 // release for anything that is timed.
-// The per-pixel modules read class properties (surface placement, scratch
-// rows) inside their loops; Swift checks each such access for exclusivity
-// at run time (swift_beginAccess), a few percent of a frame. These modules
-// hand their buffers to worker threads under their own rules (WorkerPool),
-// so the checks buy nothing there.
-let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
-
 let package = Package(
     name: "Chakra",
     platforms: [.macOS(.v13)],
@@ -34,11 +27,11 @@ let package = Package(
         ),
 
         // Pure: surfaces, geometry, coverage, paints, blur, blending, pixel formats.
-        .target(name: "ChakraRaster", swiftSettings: hotPath),
+        .target(name: "ChakraRaster"),
         // Pure: timing curves, keyframes, springs.
         .target(name: "ChakraMotion"),
         // Pure: the scenes, each a function of time drawing through ChakraRaster.
-        .target(name: "ChakraScenes", dependencies: ["ChakraRaster", "ChakraMotion"], swiftSettings: hotPath),
+        .target(name: "ChakraScenes", dependencies: ["ChakraRaster", "ChakraMotion"]),
         // PNG encoding and decoding through libpng's simplified API.
         .target(name: "ChakraPNG", dependencies: ["CPNG"]),
 
