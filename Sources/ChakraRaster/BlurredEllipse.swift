@@ -23,6 +23,14 @@ public final class BlurredEllipse: @unchecked Sendable {
     private let positionScale: Float
     public let maxRadius: Double
     public private(set) var sigma: Double
+    /// For the current σ, normalised radii between which the blurred ellipse
+    /// may be visible: below `clearInside` and beyond `clearOutside` every
+    /// channel of both tables is under `clearLevel`, so callers may skip
+    /// those points and take them as transparent.
+    public private(set) var clearInside: Float = 0
+    public private(set) var clearOutside: Float = .infinity
+    /// 1/8192: under a tenth of an 8-bit level even at full brightness.
+    public static let clearLevel: Float = 1.0 / 8192
 
     /// `sigmaLevels` in the same length unit as the semi-axes; one level for
     /// a fixed blur, several (ascending) for an animated one.
@@ -54,6 +62,7 @@ public final class BlurredEllipse: @unchecked Sendable {
         _ = currentY.initialize(from: tablesY[0].entries)
         positionScale = Float(count - 1) / Float(reach)
         sigma = sigmaLevels[0]
+        updateClearRadii()
     }
 
     deinit {
@@ -71,6 +80,24 @@ public final class BlurredEllipse: @unchecked Sendable {
         let t = span > 0 ? Float(min(max((sigma - sigmaLevels[lower]) / span, 0), 1)) : 0
         BlurredRadialTable.mix(tablesX[lower], tablesX[upper], t, into: currentX)
         BlurredRadialTable.mix(tablesY[lower], tablesY[upper], t, into: currentY)
+        updateClearRadii()
+    }
+
+    /// Scans the current tables for their first and last visible entries.
+    private func updateClearRadii() {
+        func visible(_ index: Int) -> Bool {
+            let c = pointwiseMax(currentX[index], currentY[index])
+            return c.max() > Self.clearLevel
+        }
+        let count = currentX.count
+        var first = 0
+        while first < count && !visible(first) { first += 1 }
+        var last = count - 1
+        while last > first && !visible(last) { last -= 1 }
+        // Entry k sits at radius k/positionScale; the lookup interpolates
+        // between neighbours, so the clear zones stop one entry short.
+        clearInside = first == 0 ? 0 : Float(first - 1) / positionScale
+        clearOutside = last >= count - 1 ? .infinity : Float(last + 1) / positionScale
     }
 
     /// Normalised distance beyond which the blurred ellipse is (nearly) transparent.

@@ -123,7 +123,12 @@ public struct BlurredRadialTable: Sendable {
         var table = [RGBA](repeating: .zero, count: count)
         for index in 0..<count {
             let rho = maxRadius * Double(index) / Double(count - 1)
-            table[index] = RGBA(Self.integrate(rho: rho, sigma: sigma, breaks: breaks, profile: profile))
+            // The quadrature is good to ~10⁻⁵; keep the result a valid
+            // premultiplied colour (0 ≤ colour ≤ alpha ≤ 1), which the
+            // compositor relies on.
+            let c = Self.integrate(rho: rho, sigma: sigma, breaks: breaks, profile: profile)
+            let alpha = min(max(c.w, 0), 1)
+            table[index] = RGBA(SIMD4(min(max(c.x, 0), alpha), min(max(c.y, 0), alpha), min(max(c.z, 0), alpha), alpha))
         }
         entries = table
     }

@@ -26,10 +26,19 @@ public enum Colors {
     /// colour is multiplied by k and clamped to 1, i.e. c·k clamped to alpha.
     @inlinable @inline(__always)
     public static func brightness(_ color: RGBA, _ k: Float) -> RGBA {
-        var scaled = color * k
-        scaled = pointwiseMin(scaled, RGBA(repeating: color.w))
+        var scaled = lanewiseMin(color * k, RGBA(repeating: color.w))
         scaled.w = color.w
         return scaled
+    }
+
+    /// min(a, b) per lane as ½(a + b − |a − b|), |·| by clearing the sign
+    /// bit: stays in vector registers, where the stdlib's generic
+    /// `pointwiseMin` is an out-of-line call in the per-pixel loops.
+    @inline(__always)
+    @inlinable public static func lanewiseMin(_ a: RGBA, _ b: RGBA) -> RGBA {
+        let d = a - b
+        let absD = unsafeBitCast(unsafeBitCast(d, to: SIMD4<UInt32>.self) & SIMD4(repeating: 0x7FFF_FFFF), to: RGBA.self)
+        return (a + b - absD) * 0.5
     }
 
     /// The straight (un-premultiplied) 0-255 channels, rounded: for tests and logs.

@@ -42,11 +42,13 @@ func clampToRange(_ y: SIMD4<Float>, _ hi: Float) -> SIMD4<Float> {
 }
 
 public enum PixelPacker {
-    /// Packs one row of float RGB (`.w` ignored) into `destination`.
-    /// `y` selects the dither row.
+    /// Packs `count` pixels of a planar float row into `destination`.
+    /// `y` selects the dither row. Reads (never writes) the row's padding
+    /// past `count`; writes exactly `count` pixels.
     @inline(__always)
-    public static func pack(_ row: UnsafePointer<RGBA>, count: Int, y: Int, format: PixelFormat, into destination: UnsafeMutableRawPointer) {
-        // Thresholds minus ½ (see `quantize`) for pixels 0-3 and 4-7 of the tile row.
+    public static func pack(_ row: PlanarRow, count: Int, y: Int, format: PixelFormat, into destination: UnsafeMutableRawPointer) {
+        precondition(count <= row.capacity)
+        // Thresholds minus ½ (see `quantize4`) for pixels 0-3 and 4-7 of the tile row.
         var low = SIMD4<Float>(), high = SIMD4<Float>()
         for k in 0..<4 {
             low[k] = OrderedDither.threshold(x: k, y: y) - 0.5
@@ -63,73 +65,75 @@ public enum PixelPacker {
         }
     }
 
-    /// Four pixels' channels as planar integer lanes, each floor(c·max + d)
-    /// clamped to [0, max]: pixels are transposed so each vector operation
-    /// serves four pixels.
+    /// Pixels x..x+3's channels as integer lanes, each floor(c·max + d).
+    /// Channels must lie in [0, 1] (give or take float rounding): the
+    /// compositor guarantees it (see `FrameCompositor`), so there is no
+    /// clamp here, which was 40% of this pass.
     ///
-    /// Rounds with the 2²³ trick (adding 2²³ to a float in [0, 2²²) leaves
-    /// round(x) in the low mantissa bits): the stdlib's generic SIMD
-    /// float → int conversion is not vectorised. floor(y) = round(y − ½);
+    /// Rounds with the 1.5·2²³ trick: adding it to y ∈ (−2²², 2²²) gives a
+    /// float in [2²³, 2²⁴), where floats are whole numbers, so round(y)
+    /// lands in the low mantissa bits (0x4B40_0000 + round(y)). The ½·2²³
+    /// keeps slightly negative y (0 minus the dither's ½) out of [2²², 2²³),
+    /// where floats step by ½. The stdlib's generic SIMD float → int
+    /// conversion is not vectorised. floor(y) = round(y − ½);
     /// the dither keeps y off the half-way ties. Flat code on purpose: the
     /// optimiser does not inline closures or nested functions here.
     @inline(__always)
-    static func quantize4(_ p: UnsafePointer<RGBA>, dither: SIMD4<Float>, max m: SIMD3<Float>) -> (r: SIMD4<UInt32>, g: SIMD4<UInt32>, b: SIMD4<UInt32>) {
-        let p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3]
-        let magic = SIMD4<Float>(repeating: 8_388_608)
-        let r = clampToRange(SIMD4(p0.x, p1.x, p2.x, p3.x) * m.x + dither, m.x) + magic
-        let g = clampToRange(SIMD4(p0.y, p1.y, p2.y, p3.y) * m.y + dither, m.y) + magic
-        let b = clampToRange(SIMD4(p0.z, p1.z, p2.z, p3.z) * m.z + dither, m.z) + magic
-        return (unsafeBitCast(r, to: SIMD4<UInt32>.self) &- 0x4B00_0000,
-                unsafeBitCast(g, to: SIMD4<UInt32>.self) &- 0x4B00_0000,
-                unsafeBitCast(b, to: SIMD4<UInt32>.self) &- 0x4B00_0000)
+    static func quantize4(_ row: PlanarRow, _ x: Int, dither: SIMD4<Float>, max m: SIMD3<Float>) -> (r: SIMD4<UInt32>, g: SIMD4<UInt32>, b: SIMD4<UInt32>) {
+        let magic = SIMD4<Float>(repeating: 12_582_912)
+        return (rawRounded(loadLanes(row.red + x) * m.x + dither + magic) &- 0x4B40_0000,
+                rawRounded(loadLanes(row.green + x) * m.y + dither + magic) &- 0x4B40_0000,
+                rawRounded(loadLanes(row.blue + x) * m.z + dither + magic) &- 0x4B40_0000)
     }
 
-    /// The last 1-3 pixels of a row, padded to four by repeating the last.
+    /// The bits of a float in [2²³, 2²⁴): 0x4B40_0000 plus its integer value.
     @inline(__always)
-    static func quantizeTail(_ row: UnsafePointer<RGBA>, from x: Int, count: Int, dither: SIMD4<Float>, max: SIMD3<Float>) -> (r: SIMD4<UInt32>, g: SIMD4<UInt32>, b: SIMD4<UInt32>) {
-        var quad = (RGBA(), RGBA(), RGBA(), RGBA())
-        return withUnsafeMutableBytes(of: &quad) { raw in
-            let pixels = raw.baseAddress!.assumingMemoryBound(to: RGBA.self)
-            for k in 0..<4 { pixels[k] = row[Swift.min(x + k, count - 1)] }
-            return quantize4(pixels, dither: dither, max: max)
-        }
-    }
+    static func rawRounded(_ v: SIMD4<Float>) -> SIMD4<UInt32> { unsafeBitCast(v, to: SIMD4<UInt32>.self) }
 
-    static func pack32(_ row: UnsafePointer<RGBA>, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
+    static func pack32(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
                        redShift: UInt32, blueShift: UInt32) {
         let out = destination.assumingMemoryBound(to: UInt32.self)
-        let max = SIMD3<Float>(255, 255, 255)
+        // The dither for pixels 0-3 and 4-7 of the tile row, swapped every
+        // four pixels. (It cannot be folded into the rounding constant: that sum
+        // rounds the dither away.)
+        var rounding = dither.0, nextRounding = dither.1
+        let magic = SIMD4<Float>(repeating: 12_582_912)
+        let opaque = SIMD4<UInt32>(repeating: 0xFF00_0000)
+        let scale = SIMD4<Float>(repeating: 255)
+        let exponent = SIMD4<UInt32>(repeating: 0x4B40_0000)
         var x = 0
         if redShift == 16 {
-            // XRGB/ARGB, the common case, with constant shifts.
+            // XRGB/ARGB, the common case, with constant shifts (SSE2 has no
+            // per-lane variable shift: run-time shift counts cost more).
             while x + 4 <= count {
-                let q = quantize4(row + x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
-                let packed = (q.r &<< 16) | (q.g &<< 8) | q.b | SIMD4(repeating: 0xFF00_0000)
-                UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD4<UInt32>.self)
-                x += 4
-            }
-        } else {
-            while x + 4 <= count {
-                let q = quantize4(row + x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
-                let packed = q.r | (q.g &<< 8) | (q.b &<< 16) | SIMD4(repeating: 0xFF00_0000)
-                UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD4<UInt32>.self)
+                let r = rawRounded(loadLanes(row.red + x) * scale + rounding + magic) &- exponent
+                let g = rawRounded(loadLanes(row.green + x) * scale + rounding + magic) &- exponent
+                let b = rawRounded(loadLanes(row.blue + x) * scale + rounding + magic) &- exponent
+                UnsafeMutableRawPointer(out + x).storeBytes(of: (r &<< 16) | (g &<< 8) | b | opaque, as: SIMD4<UInt32>.self)
+                swap(&rounding, &nextRounding)
                 x += 4
             }
         }
+        let max = SIMD3<Float>(255, 255, 255)
+        while x + 4 <= count {
+            let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
+            let packed = (q.r &<< redShift) | (q.g &<< 8) | (q.b &<< blueShift) | opaque
+            UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD4<UInt32>.self)
+            x += 4
+        }
         guard x < count else { return }
-        let q = quantizeTail(row, from: x, count: count, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
-        let packed = (q.r &<< redShift) | (q.g &<< 8) | (q.b &<< blueShift) | SIMD4(repeating: 0xFF00_0000)
+        let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
+        let packed = (q.r &<< redShift) | (q.g &<< 8) | (q.b &<< blueShift) | opaque
         for k in 0..<(count - x) { out[x + k] = packed[k] }
     }
 
-    static func pack24(_ row: UnsafePointer<RGBA>, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
+    static func pack24(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
                        redOffset: Int, blueOffset: Int) {
         let out = destination.assumingMemoryBound(to: UInt8.self)
         let max = SIMD3<Float>(255, 255, 255)
         var x = 0
         while x < count {
-            let d = (x & 4) == 0 ? dither.0 : dither.1
-            let q = x + 4 <= count ? quantize4(row + x, dither: d, max: max) : quantizeTail(row, from: x, count: count, dither: d, max: max)
+            let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
             for k in 0..<Swift.min(4, count - x) {
                 let o = out + 3 * (x + k)
                 o[redOffset] = UInt8(truncatingIfNeeded: q.r[k])
@@ -140,14 +144,13 @@ public enum PixelPacker {
         }
     }
 
-    static func pack16(_ row: UnsafePointer<RGBA>, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
+    static func pack16(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
                        redShift: UInt32, blueShift: UInt32) {
         let out = destination.assumingMemoryBound(to: UInt16.self)
         let max = SIMD3<Float>(31, 63, 31)
         var x = 0
         while x < count {
-            let d = (x & 4) == 0 ? dither.0 : dither.1
-            let q = x + 4 <= count ? quantize4(row + x, dither: d, max: max) : quantizeTail(row, from: x, count: count, dither: d, max: max)
+            let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
             let packed = (q.r &<< redShift) | (q.g &<< 5) | (q.b &<< blueShift)
             for k in 0..<Swift.min(4, count - x) { out[x + k] = UInt16(truncatingIfNeeded: packed[k]) }
             x += 4

@@ -120,4 +120,27 @@ struct BlurredEllipseTests {
             #expect(maxAbsDifference(fixed.value(normalizedX: p.0, y: p.1), double4(v4[k])) < 2e-3)
         }
     }
+
+    @Test("clear radii: nothing visible inside clearInside or beyond clearOutside; something just within", arguments: [2.0, 12.0])
+    func clearRadii(sigma: Double) {
+        // A ring: transparent inside r = 0.6, the stop colour from 0.6 to 1.
+        let stops = GradientStops([GradientStop(0, RGBA(0, 0, 0, 0)), GradientStop(0.6, RGBA(0, 0, 0, 0)), GradientStop(0.6, RGBA(1, 1, 1, 1)), GradientStop(1, RGBA(1, 1, 1, 1))])
+        let ellipse = BlurredEllipse(stops: stops, semiAxisX: 40, semiAxisY: 44, sigmaLevels: [sigma])
+        // A small blur leaves the middle clear (exp(−r²/2σ²) of the ring reaches it).
+        #expect(ellipse.clearInside < 0.6 && (sigma > 4 || ellipse.clearInside > 0.3))
+        #expect(ellipse.clearOutside > 1 && ellipse.clearOutside.isFinite)
+        for step in 0...400 {
+            let t = Float(step) / 400 * Float(ellipse.reach)
+            for angle in [0.0, 0.4, 0.8, 1.2, Double.pi / 2] {
+                let c = ellipse.value(normalizedX: t * Float(cos(angle)), y: t * Float(sin(angle)))
+                if t < ellipse.clearInside || t > ellipse.clearOutside {
+                    #expect(c.max() <= BlurredEllipse.clearLevel, "t \(t), angle \(angle)")
+                }
+            }
+        }
+        // Just inside the visible band something shows (the radii are tight).
+        let outer = ellipse.value(normalizedX: ellipse.clearOutside - 0.05, y: 0)
+        #expect(outer.w > BlurredEllipse.clearLevel)
+        if ellipse.clearInside > 0 { #expect(ellipse.value(normalizedX: ellipse.clearInside + 0.05, y: 0).w > BlurredEllipse.clearLevel) }
+    }
 }

@@ -39,12 +39,19 @@ private func floats(_ format: PixelFormat, _ levels: [Levels]) -> [RGBA] {
     return levels.map { RGBA(Float(Double($0.r) / m.0), Float(Double($0.g) / m.1), Float(Double($0.b) / m.2), 1) }
 }
 
+/// The pixels as a planar row (the packer's input); the caller deallocates.
+private func planar(_ pixels: [RGBA]) -> PlanarRow {
+    let row = PlanarRow.allocate(capacity: pixels.count)
+    for (x, c) in pixels.enumerated() { row[x] = c }
+    return row
+}
+
 /// Packs `count` pixels of `row` into a buffer followed by guard bytes.
-private func packed(_ row: [RGBA], count: Int, y: Int, format: PixelFormat, guardBytes: Int = 32) -> [UInt8] {
+private func packed(_ pixels: [RGBA], count: Int, y: Int, format: PixelFormat, guardBytes: Int = 32) -> [UInt8] {
     var bytes = [UInt8](repeating: 0xA5, count: count * format.bytesPerPixel + guardBytes)
-    row.withUnsafeBufferPointer { source in
-        bytes.withUnsafeMutableBytes { PixelPacker.pack(source.baseAddress!, count: count, y: y, format: format, into: $0.baseAddress!) }
-    }
+    let row = planar(pixels)
+    defer { row.deallocate() }
+    bytes.withUnsafeMutableBytes { PixelPacker.pack(row, count: count, y: y, format: format, into: $0.baseAddress!) }
     return bytes
 }
 
@@ -79,14 +86,17 @@ struct PixelPackingTests {
         }
     }
 
-    @Test("out-of-range channels clamp to 0 and the maximum", arguments: PixelFormat.allCases)
-    func clamping(format: PixelFormat) {
-        let row = [RGBA](repeating: RGBA(1.7, -0.4, 30, 1), count: 5) + [RGBA(-2, 5, -0.01, 1)]
-        let bytes = packed(row, count: 6, y: 3, format: format)
+    @Test("channels a float rounding outside [0, 1] still pack to 0 and the maximum, at every dither threshold", arguments: PixelFormat.allCases)
+    func nearRange(format: PixelFormat) {
+        // Eight pixels cover every threshold of a dither row.
+        let row = [RGBA](repeating: RGBA(1 + 2e-5, -2e-5, 1 + 2e-5, 1), count: 8) + [RGBA](repeating: RGBA(-2e-5, 1 + 2e-5, -2e-5, 1), count: 8)
         let top = isWide(format) ? (255, 255, 255) : (31, 63, 31)
         let bpp = format.bytesPerPixel
-        for x in 0..<5 { #expect(Array(bytes[x * bpp ..< (x + 1) * bpp]) == expectedBytes(format, (top.0, 0, top.2))) }
-        #expect(Array(bytes[5 * bpp ..< 6 * bpp]) == expectedBytes(format, (0, top.1, 0)))
+        for y in 0..<8 {
+            let bytes = packed(row, count: 16, y: y, format: format)
+            for x in 0..<8 { #expect(Array(bytes[x * bpp ..< (x + 1) * bpp]) == expectedBytes(format, (top.0, 0, top.2)), "y \(y), x \(x)") }
+            for x in 8..<16 { #expect(Array(bytes[x * bpp ..< (x + 1) * bpp]) == expectedBytes(format, (0, top.1, 0)), "y \(y), x \(x)") }
+        }
     }
 
     @Test("long rows: every pixel packed, guard intact", arguments: [PixelFormat.xrgb8888, .xbgr8888, .rgb888, .rgb565])
@@ -106,10 +116,10 @@ struct PixelPackingTests {
         let levels = testLevels(format)
         let frame = FrameBuffer(width: levels.count, height: 2, format: format)
         let row = floats(format, levels)
+        let source = planar(row)
+        defer { source.deallocate() }
         for y in 0..<2 {
-            row.withUnsafeBufferPointer {
-                PixelPacker.pack($0.baseAddress!, count: levels.count, y: y, format: format, into: frame.pixels.base + y * frame.pixels.stride)
-            }
+            PixelPacker.pack(source, count: levels.count, y: y, format: format, into: frame.pixels.base + y * frame.pixels.stride)
         }
         let rgb = frame.rgbBytes()
         for (x, c) in levels.enumerated() {

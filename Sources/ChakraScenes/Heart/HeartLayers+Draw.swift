@@ -148,13 +148,24 @@ extension HeartLayers {
 
     /// Evaluates rows part, part + parts, ... of every active overlay fill;
     /// threads take different parts.
-    func fillRows(part: Int, of parts: Int) {
-        for fill in fills where fill.active {
-            var j = part
-            while j < fill.surface.height {
-                fillRow(fill, j)
-                j += parts
+    /// Evaluates the active overlays' rows, a few rows per item taken from
+    /// `counter`; several threads may call this at once.
+    func fillRows(taking counter: WorkCounter) {
+        let rowsPerItem = 4
+        while true {
+            var item = counter.take()
+            var found = false
+            for fill in fills where fill.active {
+                let rows = fill.surface.height
+                let items = (rows + rowsPerItem - 1) / rowsPerItem
+                if item < items {
+                    for j in (item * rowsPerItem)..<min((item + 1) * rowsPerItem, rows) { fillRow(fill, j) }
+                    found = true
+                    break
+                }
+                item -= items
             }
+            if !found { return }
         }
     }
 
@@ -163,20 +174,62 @@ extension HeartLayers {
         let y = (surface.screenY(j) - fill.cy) * fill.ib
         let row = surface.row(j)
         let x0 = (surface.screenX(0) - fill.cx) * fill.ia, dx = Float(surface.factor) * fill.ia
-        switch fill.shading {
-        case .plain:
-            for i in 0..<surface.width { row[i] = table.value(normalizedX: x0 + Float(i) * dx, y: y) }
-        case .tinted(let color):
-            for i in 0..<surface.width { row[i] = color * table.value(normalizedX: x0 + Float(i) * dx, y: y).w }
-        case .brightened(let k):
-            for i in 0..<surface.width { row[i] = Colors.brightness(table.value(normalizedX: x0 + Float(i) * dx, y: y), k) }
-        case .glowUnderShape(let k, let opacity):
-            let shape = shapeCache.row(j)
-            for i in 0..<surface.width {
-                row[i] = Colors.over(shape[i], Colors.brightness(table.value(normalizedX: x0 + Float(i) * dx, y: y), k) * opacity)
-            }
+        // Only cells between the table's clear radii are evaluated (a ring's
+        // hole and the box's corners are most of its cells); the rest are
+        // transparent (or, under the glow, the heart shape alone).
+        let (visible, hole) = Self.visibleCells(x0: x0, dx: dx, y: y, width: surface.width,
+                                                clearInside: table.clearInside, clearOutside: table.clearOutside)
+        if case .glowUnderShape = fill.shading {
+            row.update(from: shapeCache.row(j), count: surface.width)
+        } else {
+            row.update(repeating: .zero, count: surface.width)
+        }
+        if hole.isEmpty {
+            fillCells(fill, row: row, cells: visible, x0: x0, dx: dx, y: y)
+        } else {
+            // Left of the hole, then right of it (each clipped to `visible`).
+            let leftEnd = max(min(hole.lowerBound, visible.upperBound), visible.lowerBound)
+            let rightStart = min(max(hole.upperBound, visible.lowerBound), visible.upperBound)
+            fillCells(fill, row: row, cells: visible.lowerBound..<leftEnd, x0: x0, dx: dx, y: y)
+            fillCells(fill, row: row, cells: rightStart..<visible.upperBound, x0: x0, dx: dx, y: y)
         }
         surface.updateRowExtent(j, threshold: fill.threshold)
+    }
+
+    @inline(__always)
+    private func fillCells(_ fill: OverlayFill, row: UnsafeMutablePointer<RGBA>, cells: Range<Int>, x0: Float, dx: Float, y: Float) {
+        let table = fill.table
+        switch fill.shading {
+        case .plain:
+            for i in cells { row[i] = table.value(normalizedX: x0 + Float(i) * dx, y: y) }
+        case .tinted(let color):
+            for i in cells { row[i] = color * table.value(normalizedX: x0 + Float(i) * dx, y: y).w }
+        case .brightened(let k):
+            for i in cells { row[i] = Colors.brightness(table.value(normalizedX: x0 + Float(i) * dx, y: y), k) }
+        case .glowUnderShape(let k, let opacity):
+            for i in cells {
+                row[i] = Colors.over(row[i], Colors.brightness(table.value(normalizedX: x0 + Float(i) * dx, y: y), k) * opacity)
+            }
+        }
+    }
+
+    /// Cells of a grid row (normalised x = x0 + i·dx at normalised y) that
+    /// may be visible: radius below `clearOutside`, minus the `hole` of
+    /// cells with radius below `clearInside`. Each bound is widened by a
+    /// cell, so float rounding can only make the evaluated set larger.
+    static func visibleCells(x0: Float, dx: Float, y: Float, width: Int, clearInside: Float, clearOutside: Float) -> (visible: Range<Int>, hole: Range<Int>) {
+        let all = 0..<width
+        guard clearOutside.isFinite else { return (all, 0..<0) }
+        let outer2 = clearOutside * clearOutside - y * y
+        guard outer2 > 0 else { return (0..<0, 0..<0) }
+        let w = outer2.squareRoot()
+        func cell(_ x: Float) -> Int { Int(max(min((x - x0) / dx, Float(width + 1)), -2).rounded(.down)) }
+        let visible = max(cell(-w) - 1, 0)..<min(cell(w) + 2, width)
+        let inner2 = clearInside * clearInside - y * y
+        guard inner2 > 0, !visible.isEmpty else { return (visible, 0..<0) }
+        let h = inner2.squareRoot()
+        let holeStart = cell(-h) + 2, holeEnd = cell(h)
+        return (visible, holeStart < holeEnd ? holeStart..<holeEnd : 0..<0)
     }
 }
 

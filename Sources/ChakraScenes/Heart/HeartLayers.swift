@@ -128,10 +128,9 @@ final class HeartLayers: @unchecked Sendable {
 
     // MARK: - Per frame
 
-    /// The serial part of a frame: the base, and where each overlay goes.
-    /// `fillRows` then evaluates the overlays, on several threads.
+    /// The serial part of a frame: where each overlay goes. `drawBase` and
+    /// `fillRows` then draw, on several threads at once.
     func prepare(_ state: HeartState, particlesShown: Bool) {
-        drawBase(state)
         for index in fills.indices { fills[index].active = false }
         for index in particles.indices where particlesShown && state.particles[index].visible {
             drawParticle(index, state.particles[index])

@@ -78,27 +78,43 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         opacities[particleCount + 2] = 1
         self.output = output
         phase = .overlays
+        work.reset()
         pool.run(self)
         phase = .compose
+        work.reset()
         pool.run(self)
         self.output = nil
     }
 
+    /// Rows per band of the final pass handed to one thread.
+    static let composeBand = 16
+
     private enum Phase { case overlays, compose }
+    /// Work items of the current phase, taken by the pool's threads.
+    private let work = WorkCounter()
     private var phase = Phase.overlays
 
-    /// Phase 1: overlay rows, striped across threads. Phase 2: one band of
-    /// rows of the final pass per thread.
+    /// Phase 1: the base and the overlay rows. Phase 2: the final pass, in
+    /// bands of rows. Threads take work items as they come free.
     public func run(part: Int, of parts: Int) {
         guard let output else { return }
         if phase == .overlays {
-            layers.fillRows(part: part, of: parts)
+            // The base (bands, mist) is one job of a thread's; the overlay
+            // rows are shared out as threads come free.
+            if part == 0 { layers.drawBase(state) }
+            layers.fillRows(taking: work)
             return
         }
-        let start = height * part / parts, end = height * (part + 1) / parts
+        // Bands of rows taken as threads come free: the overlays crowd the
+        // middle of the screen, so fixed halves would leave one thread idle.
+        let band = Self.composeBand
         overlays.withUnsafeBufferPointer { list in
-            compositor.compose(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities),
-                               into: output, rows: start..<end, slot: part)
+            while true {
+                let start = work.take() * band
+                guard start < height else { break }
+                compositor.compose(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities),
+                                   into: output, rows: start..<min(start + band, height), slot: part)
+            }
         }
     }
 }
