@@ -3,11 +3,13 @@ SWIFT ?= swift
 OUT ?= out
 SIZE ?= 1280x720
 
-.PHONY: help deps build release test run bench render allocations clean
+.PHONY: help deps build release test run demo bench render allocations clean
 
 help:
-	@echo "make run     install what is missing, build, render heart frames to $(OUT)/ and run the benchmark"
-	@echo "make test    install what is missing and run the whole test suite"
+	@echo "make run     install what is missing, build and run the daemon (headless where there is no display)"
+	@echo "make test    install what is missing and run the whole test suite (unit tests, then QEMU kernel tests)"
+	@echo "make demo    render heart frames to $(OUT)/ and run the benchmark"
+	@echo "make vm-test the kernel tests in QEMU guests only (tests/vm)"
 	@echo "make bench   chakrad bench (release build)"
 	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
 	@echo "make allocations  heap allocations per rendered frame (valgrind; must be 0)"
@@ -21,12 +23,20 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# Unit tests, then the kernel tests in QEMU guests (tests/vm) with the
+# release chakrad.
 test: deps
 	$(SWIFT) test
+	$(SWIFT) build -c release
+	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
 
-# No daemon yet (the display backends come next): `run` renders the heart to
-# PNG files you can open and prints the benchmark table.
+# The daemon, on the first display it finds (DRM, then fbdev), or headless
+# where there is none. Stop it with Ctrl-C.
 run: release
+	.build/release/chakrad run --output auto
+
+# Heart frames as PNG files in $(OUT)/, then the benchmark.
+demo: release
 	@mkdir -p $(OUT)
 	.build/release/chakrad render --scene heart --time 1.0 --size 390x844 -o $(OUT)/heart-390x844.png
 	.build/release/chakrad render --scene heart --time 12.5 --size $(SIZE) -o $(OUT)/heart-$(SIZE).png

@@ -9,6 +9,13 @@ import PackageDescription
 // The renderer is the product: build it optimised even in debug builds would
 // be nice, but SwiftPM has no per-target optimisation level. `make` builds
 // release for anything that is timed.
+// The per-pixel modules read class properties (surface placement, scratch
+// rows) inside their loops; Swift checks each such access for exclusivity
+// at run time (swift_beginAccess), a few percent of a frame. These modules
+// hand their buffers to worker threads under their own rules (WorkerPool),
+// so the checks buy nothing there.
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+
 let package = Package(
     name: "Chakra",
     platforms: [.macOS(.v13)],
@@ -17,6 +24,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // System libraries, each behind a shim header.
@@ -25,26 +33,59 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(
+            name: "CDRM",
+            pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]
+        ),
+        // Header-only: fbdev, console (KD/VT) and signalfd/eventfd/netlink
+        // declarations and ioctl wrappers; the kernel headers come with libc.
+        .systemLibrary(name: "CLinuxKernel"),
 
         // Pure: surfaces, geometry, coverage, paints, blur, blending, pixel formats.
-        .target(name: "ChakraRaster"),
+        .target(name: "ChakraRaster", swiftSettings: hotPath),
         // Pure: timing curves, keyframes, springs.
         .target(name: "ChakraMotion"),
         // Pure: the scenes, each a function of time drawing through ChakraRaster.
-        .target(name: "ChakraScenes", dependencies: ["ChakraRaster", "ChakraMotion"]),
+        .target(name: "ChakraScenes", dependencies: ["ChakraRaster", "ChakraMotion"], swiftSettings: hotPath),
         // PNG encoding and decoding through libpng's simplified API.
         .target(name: "ChakraPNG", dependencies: ["CPNG"]),
+        // The OS boundary for screens: DRM/KMS, fbdev and headless outputs,
+        // the virtual terminal, sd_notify, signals and polling. The only
+        // importer of CDRM and CLinuxKernel; its decisions (mode choice,
+        // pixel layouts, pacing, message formats) are plain Swift types.
+        .target(
+            name: "ChakraDisplay",
+            dependencies: [
+                "CDRM", "CLinuxKernel", "ChakraRaster", "ChakraPNG",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The daemon: the frame loop that owns the output and the scene,
+        // signals, readiness, and the command queue the control socket feeds.
+        .target(
+            name: "ChakraDaemon",
+            dependencies: [
+                "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         .executableTarget(
             name: "chakrad",
             dependencies: [
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
+                "ChakraDisplay", "ChakraDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         .testTarget(name: "ChakraRasterTests", dependencies: ["ChakraRaster", "ChakraPNG"]),
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
+        .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraRaster"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster"]),
+        .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster"]),
         .testTarget(name: "ChakraScenesTests", dependencies: ["ChakraScenes", "ChakraRaster", "ChakraMotion", "ChakraPNG"]),
     ],
     swiftLanguageModes: [.v6]

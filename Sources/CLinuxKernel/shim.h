@@ -1,0 +1,67 @@
+// Kernel interfaces Glibc's Swift module does not bring in: the legacy
+// framebuffer (linux/fb.h), the console (linux/kd.h, linux/vt.h), signalfd,
+// eventfd and kobject uevents. Header-only: nothing to link. Only
+// ChakraDisplay imports this module.
+#ifndef CHAKRA_CLINUXKERNEL_SHIM_H
+#define CHAKRA_CLINUXKERNEL_SHIM_H
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <linux/fb.h>
+#include <linux/kd.h>
+#include <linux/netlink.h>
+#include <linux/vt.h>
+
+// ioctl is variadic in C, which Swift cannot call: one wrapper per
+// argument kind.
+static inline int CLinux_ioctl_pointer(int fd, unsigned long request, void *argument) {
+    return ioctl(fd, request, argument);
+}
+static inline int CLinux_ioctl_value(int fd, unsigned long request, unsigned long argument) {
+    return ioctl(fd, request, argument);
+}
+
+// _IOW(...) is a function-like macro and does not import.
+static inline unsigned long CLinux_FBIO_WAITFORVSYNC(void) { return FBIO_WAITFORVSYNC; }
+
+// major()/minor() are macros in glibc.
+static inline unsigned int CLinux_major(dev_t device) { return major(device); }
+static inline unsigned int CLinux_minor(dev_t device) { return minor(device); }
+
+// The console must leave graphics mode even when the process dies of a
+// crash (a Swift trap is SIGILL/SIGTRAP, a bad pointer SIGSEGV): this handler
+// makes one async-signal-safe ioctl and re-raises with the default action.
+// The descriptor lives in a static of this header: only VirtualTerminal.swift
+// (one module) uses it.
+static volatile sig_atomic_t CLinux_crash_console_fd = -1;
+
+static inline void CLinux_crash_handler(int signal_number) {
+    int fd = CLinux_crash_console_fd;
+    if (fd >= 0) ioctl(fd, KDSETMODE, KD_TEXT);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigaction(signal_number, &action, NULL);
+    raise(signal_number);
+}
+
+static inline void CLinux_restore_console_on_crash(int fd) {
+    CLinux_crash_console_fd = fd;
+    int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = fd >= 0 ? CLinux_crash_handler : SIG_DFL;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND;
+        sigaction(signals[i], &action, NULL);
+    }
+}
+#endif

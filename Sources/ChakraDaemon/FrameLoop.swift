@@ -1,0 +1,153 @@
+import ChakraDisplay
+import ChakraRaster
+import ChakraScenes
+import Glibc
+import Logging
+
+/// The frame loop: one thread that owns the output and the scene, draws a
+/// frame when the pacer says so, and otherwise sleeps in poll(2) on the
+/// signalfd, the command eventfd and the output's descriptors (DRM flip
+/// events, uevents). No timer ticks: the poll timeout is the earliest of
+/// the next frame's start, the output's maintenance and the watchdog, and
+/// infinite when nothing is due, so a still scene costs no CPU.
+///
+/// Rendering happens on this thread (the scene spreads a frame over its
+/// own worker pool). That is enough to keep flips on time: the flip is
+/// queued in the kernel, and the next frame starts when it completes, with
+/// a whole refresh to be drawn.
+///
+/// Nothing is allocated per frame: the poll array, the flip request and
+/// the scene's buffers are made up front.
+final class FrameLoop {
+    let output: DisplayOutput
+    let terminal: VirtualTerminal?
+    let signals: SignalSource
+    let control: DaemonControl
+    let notifier: SystemdNotifier?
+    let logger: Logger
+    var configuration: DaemonConfiguration
+    let startTime: Double
+
+    var scene: Scene
+    var sceneName: String
+    var clock: SceneClock
+    var pacer: FramePacer
+    var meter = FrameRateMeter()
+    let poller: Poller
+    let outputDescriptors: [Int32]
+
+    var running = true
+    var vtActive: Bool
+    /// A frame must be drawn even if the scene is still (start, VT return,
+    /// scene or settings change, recovery).
+    var redraw = true
+    var firstFrameShown = false
+    var nextWatchdog = 0.0
+    var nextStatus = 0.0
+
+    init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
+         notifier: SystemdNotifier?, configuration: DaemonConfiguration, startTime: Double, logger: Logger) throws {
+        (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
+        (self.notifier, self.configuration, self.startTime, self.logger) = (notifier, configuration, startTime, logger)
+        sceneName = configuration.scene
+        scene = try Self.makeScene(configuration.scene, for: output, configuration: configuration)
+        clock = SceneClock(start: startTime, pinnedAt: configuration.pinnedTime)
+        pacer = Self.makePacer(output: output, configuration: configuration)
+        outputDescriptors = output.pollDescriptors
+        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors)
+        vtActive = terminal?.isActive ?? true
+        if !vtActive {
+            logger.info("vt: /dev/tty\(terminal!.number) is not in front; waiting to be switched to")
+            output.suspend()
+        }
+    }
+
+    static func makeScene(_ name: String, for output: DisplayOutput, configuration: DaemonConfiguration) throws -> Scene {
+        // The scene draws the frame as seen: a panel turned 90° shows a
+        // frame of swapped width and height.
+        let (w, h) = configuration.rotation.swapsAxes ? (output.height, output.width) : (output.width, output.height)
+        guard let scene = SceneCatalog.make(name, width: w, height: h, settings: configuration.settings, threads: configuration.threads) else {
+            throw DaemonCommandError.unknownScene(name)
+        }
+        return scene
+    }
+
+    static func makePacer(output: DisplayOutput, configuration: DaemonConfiguration) -> FramePacer {
+        FramePacer(fpsCap: configuration.effectiveFPSCap, refreshInterval: output.refreshInterval, vblankTimed: output.isVBlankTimed)
+    }
+
+    /// Frames change over time (not a still scene, not paused or pinned).
+    var animating: Bool { !scene.isStill && !clock.isFrozen }
+
+    /// Whether a frame is wanted at all now, regardless of timing.
+    var wantsFrame: Bool { vtActive && output.isReady && (redraw || animating) }
+
+    func run() throws {
+        while running {
+            var now = MonotonicClock.now()
+            if let due = output.nextMaintenance, now >= due { output.maintain(now: now) }
+            if output.takeRedrawRequest() { redraw = true; pacer.reset() }
+            if wantsFrame, now >= pacer.renderStart(now: now) {
+                try drawFrame(now: now)
+                now = MonotonicClock.now()
+            }
+            periodic(now: now)
+            try poller.wait(timeout: nextWake(now: now).map { max(0, $0 - now) })
+            handleReadable()
+        }
+    }
+
+    /// Draws and presents one frame for the time it will be on screen.
+    func drawFrame(now: Double) throws {
+        if !sceneFits() {
+            try rebuildScene(reason: "the output is now \(output.width)x\(output.height)")
+        }
+        let shownAt = pacer.beginFrame(now: now)
+        let buffer = output.drawBuffer().rotated(configuration.rotation)
+        if !configuration.presentOnly { scene.render(time: clock.time(at: shownAt), into: buffer) }
+        redraw = false
+        if let presentation = output.present() { presented(presentation) }
+    }
+
+    private func sceneFits() -> Bool {
+        let (w, h) = configuration.rotation.swapsAxes ? (output.height, output.width) : (output.width, output.height)
+        return scene.width == w && scene.height == h
+    }
+
+    func rebuildScene(reason: String) throws {
+        scene = try Self.makeScene(sceneName, for: output, configuration: configuration)
+        pacer = Self.makePacer(output: output, configuration: configuration)
+        redraw = true
+        logger.info("scene: \(sceneName) rebuilt at \(scene.width)x\(scene.height) (\(reason))")
+    }
+
+    /// A frame is on screen.
+    func presented(_ presentation: Presentation) {
+        pacer.presented(at: presentation.timestamp)
+        meter.frame()
+        let now = MonotonicClock.now()
+        if !firstFrameShown {
+            firstFrameShown = true
+            logger.info("first frame on screen \(Int(((now - startTime) * 1000).rounded())) ms after start")
+            notifier?.send(.ready)
+            publishStatus(now: now)
+            nextStatus = now + meter.period
+        }
+        feedWatchdog(now: now)
+    }
+
+    /// When the loop must wake up next, or nil for "only when something
+    /// readable happens".
+    func nextWake(now: Double) -> Double? {
+        // No array: this runs every frame and must not allocate.
+        var wake: Double?
+        func consider(_ deadline: Double?) {
+            if let deadline, deadline < wake ?? .infinity { wake = deadline }
+        }
+        if wantsFrame { consider(pacer.renderStart(now: now)) }
+        consider(output.nextMaintenance)
+        if animating, vtActive, firstFrameShown { consider(nextStatus) }
+        if notifier?.watchdogInterval != nil, idleByDesign { consider(nextWatchdog) }
+        return wake
+    }
+}

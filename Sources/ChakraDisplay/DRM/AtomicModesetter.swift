@@ -1,0 +1,93 @@
+import CDRM
+import Glibc
+
+/// Atomic modesetting (DRM_CLIENT_CAP_ATOMIC): the connector, CRTC and
+/// primary plane are set in one commit, tested with TEST_ONLY first so a
+/// refused configuration changes nothing on screen. Property ids are
+/// resolved once, when the pipeline is chosen (weston kms.c).
+///
+/// Owns the mode blob it created (destroyed in deinit, or when replaced).
+final class AtomicModesetter: KMSModesetter {
+    private let fd: Int32
+    private let pipeline: KMSPipeline
+    private let planeID: UInt32
+    private let table: AtomicPropertyTable
+    /// The plane's FB_ID property: all a flip sets.
+    private let planeFB: UInt32
+    private var modeBlob: UInt32 = 0
+
+    init(device: DRMDevice, pipeline: KMSPipeline) throws {
+        guard let planeID = pipeline.choice.planeID else {
+            throw DisplayError.unavailable("atomic modesetting: no primary plane for CRTC \(pipeline.choice.crtcID)")
+        }
+        let names = { (object: UInt32, type: UInt32) in
+            KMSProbe.properties(fd: device.fd, object: object, type: type).mapValues(\.id)
+        }
+        table = try AtomicPropertyTable(connector: names(pipeline.choice.connector.id, UInt32(DRM_MODE_OBJECT_CONNECTOR)),
+                                        crtc: names(pipeline.choice.crtcID, UInt32(DRM_MODE_OBJECT_CRTC)),
+                                        plane: names(planeID, UInt32(DRM_MODE_OBJECT_PLANE)))
+        (fd, self.pipeline, self.planeID, planeFB) = (device.fd, pipeline, planeID, table[.planeFB])
+    }
+
+    deinit {
+        if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) }
+    }
+
+    var name: String { "atomic" }
+
+    func modeset(framebuffer: UInt32) throws(SystemError) {
+        var mode = pipeline.rawMode
+        var blob: UInt32 = 0
+        try Syscall.drm("drmModeCreatePropertyBlob(mode)", {
+            drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob)
+        })
+        let w = UInt64(pipeline.width), h = UInt64(pipeline.height)
+        let crtc = UInt64(pipeline.choice.crtcID)
+        do {
+            try commit("modeset", [
+                (pipeline.choice.connector.id, .connectorCRTC, crtc),
+                (pipeline.choice.crtcID, .crtcMode, UInt64(blob)), (pipeline.choice.crtcID, .crtcActive, 1),
+                (planeID, .planeFB, UInt64(framebuffer)), (planeID, .planeCRTC, crtc),
+                (planeID, .planeSourceX, 0), (planeID, .planeSourceY, 0),
+                (planeID, .planeSourceWidth, w << 16), (planeID, .planeSourceHeight, h << 16),   // 16.16 fixed point
+                (planeID, .planeCRTCX, 0), (planeID, .planeCRTCY, 0),
+                (planeID, .planeCRTCWidth, w), (planeID, .planeCRTCHeight, h),
+            ], flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
+        } catch {
+            drmModeDestroyPropertyBlob(fd, blob)
+            throw error
+        }
+        if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) }
+        modeBlob = blob
+    }
+
+    func flip(to framebuffer: UInt32, userData: UnsafeMutableRawPointer?) throws(SystemError) {
+        let flags = UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK)
+        let (fd, plane, property) = (fd, planeID, planeFB)
+        try Syscall.drm("atomic commit (flip)", { CDRM_atomic_flip(fd, plane, property, framebuffer, flags, userData) })
+    }
+
+    func disable() throws(SystemError) {
+        try commit("disable", [
+            (pipeline.choice.connector.id, .connectorCRTC, 0),
+            (pipeline.choice.crtcID, .crtcMode, 0), (pipeline.choice.crtcID, .crtcActive, 0),
+            (planeID, .planeFB, 0), (planeID, .planeCRTC, 0),
+        ], flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
+    }
+
+    /// Tests the request, then commits it (blocking).
+    private func commit(_ what: String, _ values: [(object: UInt32, property: KMSProperty, value: UInt64)], flags: UInt32) throws(SystemError) {
+        guard let request = drmModeAtomicAlloc() else { throw SystemError(call: "drmModeAtomicAlloc", errno: ENOMEM) }
+        defer { drmModeAtomicFree(request) }
+        for (object, property, value) in values {
+            guard drmModeAtomicAddProperty(request, object, table[property], value) >= 0 else {
+                throw SystemError(call: "drmModeAtomicAddProperty(\(property.name))", errno: ENOMEM)
+            }
+        }
+        let fd = fd
+        try Syscall.drm("atomic commit (\(what), test only)", {
+            drmModeAtomicCommit(fd, request, flags | UInt32(DRM_MODE_ATOMIC_TEST_ONLY), nil)
+        })
+        try Syscall.drm("atomic commit (\(what))", { drmModeAtomicCommit(fd, request, flags, nil) })
+    }
+}

@@ -1,0 +1,47 @@
+import CDRM
+import Glibc
+
+/// An open DRM device node (/dev/dri/cardN): capabilities and DRM master.
+/// Owns the descriptor from init to deinit; everything made on it (dumb
+/// buffers, framebuffers, blobs) must be released before it is.
+public final class DRMDevice {
+    public let path: String
+    public let fd: Int32
+
+    public init(path: String) throws(SystemError) {
+        self.path = path
+        fd = try Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC) })
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// DRM_CAP_* value, or nil when the kernel does not know the capability.
+    public func capability(_ capability: Int32) -> UInt64? {
+        var value: UInt64 = 0
+        return drmGetCap(fd, UInt64(capability), &value) == 0 ? value : nil
+    }
+
+    /// Opts in to a client capability (universal planes, atomic).
+    public func enable(_ capability: Int32) -> Bool {
+        drmSetClientCap(fd, UInt64(capability), 1) == 0
+    }
+
+    public var isMaster: Bool { drmIsMaster(fd) != 0 }
+
+    /// Takes DRM master, unless this descriptor has it already. Root may take
+    /// it any time; since Linux 5.10 an unprivileged process may take it back
+    /// on the descriptor that had it (after a VT switch).
+    public func becomeMaster() throws(SystemError) {
+        if isMaster { return }
+        try Syscall.drm("drmSetMaster", { drmSetMaster(fd) })
+    }
+
+    public func dropMaster() {
+        if isMaster { _ = drmDropMaster(fd) }
+    }
+
+    /// /dev/dri/card0 ... card15 that exist, in order.
+    public static func cardPaths() -> [String] {
+        (0..<16).map { "/dev/dri/card\($0)" }.filter { access($0, F_OK) == 0 }
+    }
+}

@@ -1,0 +1,225 @@
+import CDRM
+import ChakraRaster
+import Glibc
+import Logging
+
+/// The screen through DRM/KMS: a connector, its mode, a CRTC, two dumb
+/// buffers flipped with page-flip events.
+///
+/// Buffers: two. Drawing starts when the previous flip completes, so the
+/// back buffer is always free; a third would only let a frame be drawn
+/// ahead, adding a frame of latency. The first frame, and the first after
+/// a VT return, hotplug or failure, is shown with a full (blocking) modeset
+/// rather than a flip, so the screen goes from the console to the scene
+/// with no black frame.
+///
+/// Ownership: owns the device, the buffers, the modesetter and the uevent
+/// monitor; `close()` puts back the CRTCs it took. Used from the frame
+/// loop's thread only.
+public final class DRMOutput: DisplayOutput {
+    let device: DRMDevice
+    let options: OutputOptions
+    let logger: Logger
+    let atomic: Bool
+    let uevents: UeventMonitor?
+    let events = PageFlipEvents()
+    public let format: PixelFormat
+    public let isVBlankTimed: Bool
+
+    var pipeline: KMSPipeline
+    var modesetter: KMSModesetter
+    var buffers: [DumbBuffer]
+    var saved: [SavedCRTC] = []
+    /// The buffer on screen, and the one to draw into.
+    var onScreen: Int?
+    var back = 0
+
+    // Where the output stands. Everything below is reset by recovery.
+    var active = true            // our VT is in front
+    var masterLost = false       // a flip or modeset said EACCES/EPERM
+    var connected = true
+    var needsModeset = true
+    var flipPendingSince: Double?
+    var retryAt: Double?
+    var nextConnectorCheck: Double?
+    var redrawRequested = false
+    var failures = FailureCounter()
+    var closed = false
+
+    /// Opens the asked device, or the first /dev/dri/card* that can light a
+    /// connector; the error names each device and why it could not.
+    public static func open(options: OutputOptions, logger: Logger) throws -> DRMOutput {
+        let paths = options.device.map { [$0] } ?? DRMDevice.cardPaths()
+        guard !paths.isEmpty else { throw DisplayError.unavailable("no DRM device (/dev/dri/card* does not exist)") }
+        var reasons: [String] = []
+        for path in paths {
+            do { return try DRMOutput(path: path, options: options, logger: logger) } catch { reasons.append("\(path): \(error)") }
+        }
+        throw DisplayError.unavailable(reasons.joined(separator: "; "))
+    }
+
+    init(path: String, options: OutputOptions, logger: Logger) throws {
+        let device = try DRMDevice(path: path)
+        guard device.capability(DRM_CAP_DUMB_BUFFER) == 1 else { throw DisplayError.unavailable("no dumb buffers (not a KMS device)") }
+        _ = device.enable(DRM_CLIENT_CAP_UNIVERSAL_PLANES)
+        let atomic = options.drmInterface != .legacy && device.enable(DRM_CLIENT_CAP_ATOMIC)
+        if options.drmInterface == .atomic, !atomic { throw DisplayError.unavailable("the driver does not offer atomic modesetting") }
+        do { try device.becomeMaster() } catch {
+            throw DisplayError.unavailable("cannot become DRM master (another display server or daemon has the screen): \(error)")
+        }
+        let probe = try KMSProbe(device: device, force: true)
+        let choice = try KMSSelection.choose(in: probe.topology, connectorName: options.connector, mode: options.mode)
+        let planeFormats = choice.planeID.flatMap { id in probe.topology.planes.first { $0.id == id }?.formats } ?? []
+        let format = try DRMFourCC.choose(requested: options.format,
+                                      preferredDepth: Int(device.capability(DRM_CAP_DUMB_PREFERRED_DEPTH) ?? 24),
+                                      planeFormats: planeFormats)
+        let pipeline = KMSPipeline(choice: choice, rawMode: probe.rawModes[choice.connector.id]![choice.mode.index])
+        (self.device, self.options, self.logger, self.atomic, self.pipeline, self.format) = (device, options, logger, atomic, pipeline, format)
+        modesetter = Self.makeModesetter(device: device, pipeline: pipeline, atomic: atomic, logger: logger)
+        buffers = try (0..<2).map { _ in try DumbBuffer(device: device, width: choice.mode.width, height: choice.mode.height, format: format) }
+        isVBlankTimed = Self.hasVBlankTimestamps(device: device, crtcID: choice.crtcID)
+        do { uevents = try UeventMonitor() } catch {
+            logger.info("drm: no uevents (\(error)); hotplug is seen by the connector check every \(Self.connectorCheckPeriod) s")
+            uevents = nil
+        }
+        saveCRTC(pipeline.choice)
+    }
+
+    deinit { close() }
+
+    /// Hotplug is seen two ways: kernel uevents when the socket can be had
+    /// (at once), and this periodic look at the connectors' cached state
+    /// (cheap ioctls, no probing), which also covers status changes that
+    /// send no uevent (a connector forced through sysfs) and sandboxes
+    /// without netlink.
+    static let connectorCheckPeriod = 2.0
+    static let flipTimeout = 1.0
+
+    static func makeModesetter(device: DRMDevice, pipeline: KMSPipeline, atomic: Bool, logger: Logger) -> KMSModesetter {
+        guard atomic else { return LegacyModesetter(device: device, pipeline: pipeline) }
+        do { return try AtomicModesetter(device: device, pipeline: pipeline) } catch {
+            logger.warning("drm: \(error); using legacy modesetting")
+            return LegacyModesetter(device: device, pipeline: pipeline)
+        }
+    }
+
+    /// Flip events carry real vblank times only on drivers with vblank
+    /// interrupts and monotonic stamps. Without vblank support (bochs,
+    /// virtio-gpu) the CRTC sequence query says EOPNOTSUPP, and flips
+    /// complete as soon as they are committed; a switched-off CRTC says
+    /// EINVAL, which still means vblanks exist.
+    static func hasVBlankTimestamps(device: DRMDevice, crtcID: UInt32) -> Bool {
+        guard device.capability(DRM_CAP_TIMESTAMP_MONOTONIC) == 1 else { return false }
+        var sequence: UInt64 = 0, nanoseconds: UInt64 = 0
+        return drmCrtcGetSequence(device.fd, crtcID, &sequence, &nanoseconds) == 0 || errno != EOPNOTSUPP
+    }
+
+    func saveCRTC(_ choice: KMSPipelineChoice) {
+        guard !saved.contains(where: { $0.crtcID == choice.crtcID }),
+              let state = SavedCRTC(device: device, crtcID: choice.crtcID, connectorID: choice.connector.id) else { return }
+        saved.append(state)
+    }
+
+    public var summary: String {
+        "drm \(device.path) \(pipeline.choice.connector.name) \(pipeline.choice.mode) \(format.rawValue) \(modesetter.name)"
+            + (isVBlankTimed ? "" : ", no vblank timestamps")
+    }
+    public var width: Int { pipeline.width }
+    public var height: Int { pipeline.height }
+    public var refreshInterval: Double? { pipeline.choice.mode.refresh > 0 ? 1 / pipeline.choice.mode.refresh : nil }
+    public var usesConsole: Bool { true }
+    public var pollDescriptors: [Int32] { [device.fd] + (uevents.map { [$0.descriptor] } ?? []) }
+
+    public var isReady: Bool {
+        !closed && active && !masterLost && connected && flipPendingSince == nil && retryAt == nil
+    }
+
+    public var isWaitingForDisplay: Bool { !connected }
+
+    public func drawBuffer() -> PixelBuffer { buffers[back].pixels }
+
+    public func frontBuffer() -> PixelBuffer? { onScreen.map { buffers[$0].pixels } }
+
+    public func present() -> Presentation? {
+        guard isReady else { return nil }
+        let framebuffer = buffers[back].framebufferID
+        if needsModeset {
+            do { try modesetter.modeset(framebuffer: framebuffer) } catch {
+                failed(error, doing: "modeset \(pipeline.choice.connector.name) \(pipeline.choice.mode)")
+                return nil
+            }
+            needsModeset = false
+            recovered()
+            swapBuffers()
+            return Presentation(timestamp: nil)
+        }
+        do { try modesetter.flip(to: framebuffer, userData: events.userData) } catch {
+            failed(error, doing: "page flip")
+            return nil
+        }
+        flipPendingSince = MonotonicClock.now()
+        return nil
+    }
+
+    func swapBuffers() {
+        onScreen = back
+        back = (back + 1) % buffers.count
+    }
+
+    public func handleReadable(descriptor: Int32, now: Double) -> Presentation? {
+        if descriptor == uevents?.descriptor {
+            if uevents!.drainHotplug() { refreshConnection(now: now) }
+            return nil
+        }
+        // A completion with no flip outstanding is a late event from before
+        // a recovery or VT switch: nothing of ours changed.
+        guard events.dispatch(fd: device.fd), flipPendingSince != nil else { return nil }
+        flipPendingSince = nil
+        recovered()
+        swapBuffers()
+        return Presentation(timestamp: isVBlankTimed ? events.timestamp : nil)
+    }
+
+    public func takeRedrawRequest() -> Bool {
+        defer { redrawRequested = false }
+        return redrawRequested
+    }
+
+    public func suspend() {
+        active = false
+        device.dropMaster()
+    }
+
+    public func resume() {
+        active = true
+        flipPendingSince = nil
+        do {
+            try device.becomeMaster()
+            masterLost = false
+        } catch {
+            logger.warning("drm: cannot take DRM master back yet: \(error); retrying")
+            masterLost = true
+            retryAt = MonotonicClock.now() + FlipRecovery.regainMaster.delay(refreshInterval: 0)
+        }
+        needsModeset = true
+        redrawRequested = true
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        waitForPendingFlip()
+        if device.isMaster || (try? device.becomeMaster()) != nil {
+            for state in saved.reversed() { logger.info("drm: \(state.restore(device: device))") }
+        }
+        buffers.removeAll()   // framebuffers, mappings, dumb buffers
+    }
+
+    /// A flip in flight would make the restoring SetCrtc fail with EBUSY.
+    private func waitForPendingFlip() {
+        guard flipPendingSince != nil else { return }
+        var descriptor = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
+        if poll(&descriptor, 1, 200) > 0 { _ = events.dispatch(fd: device.fd) }
+        flipPendingSince = nil
+    }
+}

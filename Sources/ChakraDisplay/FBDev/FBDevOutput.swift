@@ -1,0 +1,227 @@
+import CLinuxKernel
+import ChakraRaster
+import Glibc
+import Logging
+
+/// The legacy framebuffer (/dev/fbN): pixel format from the var-screeninfo
+/// bitfields, stride from fix-screeninfo, the memory mapped. Two pages with
+/// panning when the virtual height holds them (or can be made to), else one
+/// page drawn in place; FBIO_WAITFORVSYNC after each pan when the driver
+/// has it, else the loop's timer paces frames.
+///
+/// Ownership: owns the descriptor and the mapping; `close()` clears the
+/// screen (the console redraws itself when it gets the VT back) and puts
+/// back the original var-screeninfo. Frame loop thread only.
+public final class FBDevOutput: DisplayOutput {
+    let path: String
+    let fd: Int32
+    let logger: Logger
+    let original: fb_var_screeninfo
+    var screen: fb_var_screeninfo
+    let lineLength: Int
+    let memory: UnsafeMutableRawPointer
+    let memoryLength: Int
+    let pages: Int
+    public let format: PixelFormat
+    var visiblePage = 0
+    var presentedAny = false
+    let vsync: Bool
+    var active = true
+    var redrawRequested = false
+    var closed = false
+
+    public init(options: OutputOptions, logger: Logger) throws {
+        let path = options.device ?? "/dev/fb0"
+        (self.path, self.logger) = (path, logger)
+        let fd = try Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC) })
+        do {
+            var screen = try Self.variableInfo(fd)
+            original = screen
+            if let wanted = options.format { screen = try Self.setFormat(wanted, fd: fd, screen: screen) }
+            var fixed = try Self.fixedInfo(fd)
+            let layout = Self.layout(screen, fixed)
+            guard let format = layout.pixelFormat, fixed.type == UInt32(FB_TYPE_PACKED_PIXELS) else {
+                throw DisplayError.unavailable("\(path): unsupported pixel layout \(layout) (type \(fixed.type))")
+            }
+            (screen, fixed, pages) = Self.preparePages(fd: fd, screen: screen, fixed: fixed, logger: logger, path: path)
+            let length = Int(fixed.smem_len)
+            guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
+                throw SystemError(call: "mmap(\(path))", errno: errno)
+            }
+            (self.fd, self.screen, self.format, lineLength, memory, memoryLength) = (fd, screen, format, Int(fixed.line_length), mapped, length)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        vsync = Self.waitsForVSync(fd: fd)
+        if !vsync { logger.info("fbdev: \(path): no working FBIO_WAITFORVSYNC; frames are paced by timer") }
+        // A blanked console (idle timeout) would hide every frame.
+        if CLinux_ioctl_value(fd, UInt(FBIOBLANK), UInt(FB_BLANK_UNBLANK)) != 0 {
+            logger.debug("fbdev: FBIOBLANK(unblank): \(SystemError(call: "FBIOBLANK", errno: errno))")
+        }
+    }
+
+    deinit { close() }
+
+    static func variableInfo(_ fd: Int32) throws(SystemError) -> fb_var_screeninfo {
+        var info = fb_var_screeninfo()
+        try Syscall.check("FBIOGET_VSCREENINFO", { CLinux_ioctl_pointer(fd, UInt(FBIOGET_VSCREENINFO), &info) })
+        return info
+    }
+
+    static func fixedInfo(_ fd: Int32) throws(SystemError) -> fb_fix_screeninfo {
+        var info = fb_fix_screeninfo()
+        try Syscall.check("FBIOGET_FSCREENINFO", { CLinux_ioctl_pointer(fd, UInt(FBIOGET_FSCREENINFO), &info) })
+        return info
+    }
+
+    static func layout(_ v: fb_var_screeninfo, _ f: fb_fix_screeninfo) -> FBDevPixelLayout {
+        let field = { (b: fb_bitfield) in FBDevPixelLayout.Field(offset: b.offset, length: b.length, msbRight: b.msb_right != 0) }
+        var layout = FBDevPixelLayout(bitsPerPixel: v.bits_per_pixel, red: field(v.red), green: field(v.green), blue: field(v.blue), transparency: field(v.transp))
+        layout.grayscale = v.grayscale != 0
+        layout.trueColor = f.visual == UInt32(FB_VISUAL_TRUECOLOR) || f.visual == UInt32(FB_VISUAL_DIRECTCOLOR)
+        return layout
+    }
+
+    /// Asks the driver for another depth (e.g. 16 bpp); many refuse (DRM's
+    /// fbdev emulation cannot change its format at all), which is an error
+    /// since the user asked for it.
+    static func setFormat(_ format: PixelFormat, fd: Int32, screen: fb_var_screeninfo) throws -> fb_var_screeninfo {
+        var wanted = screen
+        let target = FBDevPixelLayout.layout(for: format)
+        wanted.bits_per_pixel = target.bitsPerPixel
+        wanted.red = fb_bitfield(offset: target.red.offset, length: target.red.length, msb_right: 0)
+        wanted.green = fb_bitfield(offset: target.green.offset, length: target.green.length, msb_right: 0)
+        wanted.blue = fb_bitfield(offset: target.blue.offset, length: target.blue.length, msb_right: 0)
+        wanted.transp = fb_bitfield(offset: target.transparency.offset, length: target.transparency.length, msb_right: 0)
+        wanted.activate = UInt32(FB_ACTIVATE_NOW)
+        if CLinux_ioctl_pointer(fd, UInt(FBIOPUT_VSCREENINFO), &wanted) != 0 {
+            throw DisplayError.unavailable("the framebuffer driver refuses \(format.rawValue): \(SystemError(call: "FBIOPUT_VSCREENINFO", errno: errno))")
+        }
+        let now = try variableInfo(fd)
+        guard Self.layout(now, try fixedInfo(fd)).pixelFormat == format else {
+            throw DisplayError.unavailable("the framebuffer driver did not switch to \(format.rawValue)")
+        }
+        return now
+    }
+
+    /// Two pages for panning if possible; otherwise one.
+    static func preparePages(fd: Int32, screen: fb_var_screeninfo, fixed: fb_fix_screeninfo, logger: Logger, path: String)
+        -> (fb_var_screeninfo, fb_fix_screeninfo, Int) {
+        let plan = FBDevPaging.plan(height: screen.yres, virtualHeight: screen.yres_virtual, lineLength: fixed.line_length,
+                                    memoryBytes: fixed.smem_len, panStep: fixed.ypanstep)
+        switch plan {
+        case .pan:
+            return (screen, fixed, 2)
+        case .enlarge(let virtualHeight):
+            var taller = screen
+            taller.yres_virtual = virtualHeight
+            taller.activate = UInt32(FB_ACTIVATE_NOW)
+            if CLinux_ioctl_pointer(fd, UInt(FBIOPUT_VSCREENINFO), &taller) == 0,
+               let now = try? variableInfo(fd), now.yres_virtual >= virtualHeight, let fixedNow = try? fixedInfo(fd) {
+                return (now, fixedNow, 2)
+            }
+            logger.info("fbdev: \(path): cannot enlarge the virtual height to \(virtualHeight); drawing in one page")
+            return (screen, fixed, 1)
+        case .single(let reason):
+            logger.info("fbdev: \(path): one page (\(reason))")
+            return (screen, fixed, 1)
+        }
+    }
+
+    public var summary: String {
+        "fbdev \(path) \(width)x\(height) \(format.rawValue), \(pages == 2 ? "two pages, panning" : "one page")"
+            + (vsync ? ", vsync" : "")
+    }
+    public var width: Int { Int(screen.xres) }
+    public var height: Int { Int(screen.yres) }
+    /// From the timings when the driver gives them (pixclock in ps).
+    public var refreshInterval: Double? {
+        let s = screen
+        guard s.pixclock > 0 else { return nil }
+        let htotal = Double(s.xres + s.left_margin + s.right_margin + s.hsync_len)
+        let vtotal = Double(s.yres + s.upper_margin + s.lower_margin + s.vsync_len)
+        return Double(s.pixclock) * 1e-12 * htotal * vtotal
+    }
+    public var isVBlankTimed: Bool { vsync }
+    public var usesConsole: Bool { true }
+    public var pollDescriptors: [Int32] { [] }
+    public var isReady: Bool { active && !closed }
+    public var nextMaintenance: Double? { nil }
+
+    private func page(_ index: Int) -> PixelBuffer {
+        PixelBuffer(base: memory + index * Int(screen.yres) * lineLength,
+                    width: width, height: height, stride: lineLength, format: format)
+    }
+
+    public func drawBuffer() -> PixelBuffer { page(pages == 2 ? 1 - visiblePage : 0) }
+    public func frontBuffer() -> PixelBuffer? { presentedAny ? page(visiblePage) : nil }
+
+    public func present() -> Presentation? {
+        guard isReady else { return nil }
+        if pages == 2 {
+            let next = 1 - visiblePage
+            screen.yoffset = UInt32(next) * screen.yres
+            if CLinux_ioctl_pointer(fd, UInt(FBIOPAN_DISPLAY), &screen) == 0 {
+                visiblePage = next
+            } else {
+                logger.warning("fbdev: \(SystemError(call: "FBIOPAN_DISPLAY", errno: errno))")
+            }
+        }
+        presentedAny = true
+        return Presentation(timestamp: waitForVSync())
+    }
+
+    /// Blocks until the next vblank when the driver can; the time then is
+    /// the frame's presentation time.
+    private func waitForVSync() -> Double? {
+        guard vsync else { return nil }
+        var crtc: UInt32 = 0
+        return CLinux_ioctl_pointer(fd, CLinux_FBIO_WAITFORVSYNC(), &crtc) == 0 ? MonotonicClock.now() : nil
+    }
+
+    /// Whether FBIO_WAITFORVSYNC really waits: three waits in a row span
+    /// at least two refreshes (over 16 ms even at 120 Hz). DRM's fbdev
+    /// emulation answers 0 at once on drivers without vblank interrupts
+    /// (bochs), which would pace nothing.
+    static func waitsForVSync(fd: Int32) -> Bool {
+        var crtc: UInt32 = 0
+        let start = MonotonicClock.now()
+        for _ in 0..<3 {
+            if CLinux_ioctl_pointer(fd, CLinux_FBIO_WAITFORVSYNC(), &crtc) != 0 { return false }
+        }
+        return MonotonicClock.now() - start > 0.008
+    }
+
+    public func handleReadable(descriptor: Int32, now: Double) -> Presentation? { nil }
+    public func maintain(now: Double) {}
+    public func takeRedrawRequest() -> Bool {
+        defer { redrawRequested = false }
+        return redrawRequested
+    }
+
+    public func suspend() { active = false }
+
+    /// Another VT's user may have changed the mode or the panning.
+    public func resume() {
+        active = true
+        screen.activate = UInt32(FB_ACTIVATE_NOW)
+        if CLinux_ioctl_pointer(fd, UInt(FBIOPUT_VSCREENINFO), &screen) != 0 {
+            logger.warning("fbdev: cannot put the screen info back: \(SystemError(call: "FBIOPUT_VSCREENINFO", errno: errno))")
+        }
+        redrawRequested = true
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if active { memset(memory, 0, memoryLength) }   // not another VT's picture
+        var restore = original
+        restore.activate = UInt32(FB_ACTIVATE_NOW)
+        if CLinux_ioctl_pointer(fd, UInt(FBIOPUT_VSCREENINFO), &restore) != 0 {
+            logger.debug("fbdev: restoring the screen info: \(SystemError(call: "FBIOPUT_VSCREENINFO", errno: errno))")
+        }
+        munmap(memory, memoryLength)
+        Glibc.close(fd)
+    }
+}

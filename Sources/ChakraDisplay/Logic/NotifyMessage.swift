@@ -1,0 +1,54 @@
+/// sd_notify(3)'s protocol, without libsystemd: newline-separated
+/// KEY=VALUE assignments in one datagram to the socket named by
+/// $NOTIFY_SOCKET (systemd man/sd_notify.xml).
+public enum NotifyMessage: Equatable, Sendable {
+    /// The first frame is on screen (Type=notify units start dependents now).
+    case ready
+    /// The loop is alive and presenting (WatchdogSec=).
+    case watchdog
+    /// Shutting down.
+    case stopping
+    /// Free text for `systemctl status`.
+    case status(String)
+
+    public var assignment: String {
+        switch self {
+        case .ready: "READY=1"
+        case .watchdog: "WATCHDOG=1"
+        case .stopping: "STOPPING=1"
+        // One line per assignment: a newline would start a bogus one.
+        case .status(let text): "STATUS=" + text.map { $0.isNewline ? " " : String($0) }.joined()
+        }
+    }
+
+    public static func datagram(_ messages: [NotifyMessage]) -> String {
+        messages.map(\.assignment).joined(separator: "\n")
+    }
+}
+
+/// Where $NOTIFY_SOCKET points: a path, or an abstract socket when it starts
+/// with '@' (the '@' becomes a NUL byte in sun_path).
+public struct NotifyAddress: Equatable, Sendable {
+    /// The sun_path bytes (no terminating NUL).
+    public let pathBytes: [UInt8]
+    public var isAbstract: Bool { pathBytes.first == 0 }
+
+    /// nil when unset or unusable (relative, empty, longer than sun_path).
+    public init?(environmentValue value: String?) {
+        guard let value, value.count > 1 || value == "/" else { return nil }
+        var bytes = Array(value.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 } else if bytes.first != UInt8(ascii: "/") { return nil }
+        guard bytes.count < 108 else { return nil }   // sizeof(sun_path), room for a NUL
+        pathBytes = bytes
+    }
+}
+
+/// How often to send WATCHDOG=1: half of $WATCHDOG_USEC (as systemd
+/// advises), and only when $WATCHDOG_PID is unset or names this process.
+public enum WatchdogPolicy {
+    public static func pingInterval(usec: String?, pid: String?, ownPID: Int32) -> Double? {
+        guard let usec, let microseconds = UInt64(usec), microseconds > 0 else { return nil }
+        if let pid, let target = Int32(pid), target != ownPID { return nil }
+        return Double(microseconds) / 2_000_000
+    }
+}

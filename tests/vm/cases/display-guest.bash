@@ -1,0 +1,79 @@
+# shellcheck shell=bash
+# Sourced by the guest halves of the display cases (NN-*.guest): start and
+# stop chakrad on the real devices, wait for frames, record checks.
+# Every file lands in $CHAKRA_RESULTS, where the host half compares images.
+#   CHAKRAD: the host-built binary (the guest sees the host's root).
+
+set -uo pipefail
+results=$CHAKRA_RESULTS
+tools=(python3 "$CHAKRA_REPO/tests/vm/cases/display_tools.py")
+failures=0
+daemon_pid=''
+daemon_name=''
+
+check() {
+    local message=$1
+    shift
+    if "$@"; then echo "ok: $message"; else echo "FAIL: $message"; failures=$((failures + 1)); fi
+}
+
+# start_daemon NAME ARGS...: chakrad run in the background, its log in
+# NAME.log and its statistics in NAME.stats; waits for the first frame.
+start_daemon() {
+    daemon_name=$1
+    shift
+    rm -f "$results/$daemon_name.stats"
+    "$CHAKRAD" run --stats-file "$results/$daemon_name.stats" "$@" >"$results/$daemon_name.log" 2>&1 &
+    daemon_pid=$!
+    check "$daemon_name: first frame on screen" wait_frames 1 60
+}
+
+# wait_frames N SECONDS: the daemon has presented at least N frames.
+wait_frames() {
+    "${tools[@]}" wait-stats "$results/$daemon_name.stats" frames "$1" "$2"
+}
+
+# stop_daemon: SIGTERM, then the exit status must be 0.
+stop_daemon() {
+    local status=0
+    kill -TERM "$daemon_pid"
+    wait "$daemon_pid" || status=$?
+    check "$daemon_name: SIGTERM → exit 0 (got $status)" test "$status" = 0
+    daemon_pid=''
+}
+
+# log_has PATTERN: the daemon's log says so (waits up to 10 s).
+log_has() {
+    local tries
+    for ((tries = 0; tries < 200; tries++)); do
+        grep -q -- "$1" "$results/$daemon_name.log" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+stat_value() {
+    sed -n "s/^$2=//p" "$results/$1.stats"
+}
+
+kd_mode() {
+    "${tools[@]}" kdmode /dev/tty1
+}
+
+# Snapshots of the statistics file as it is rewritten (every 2 s while
+# animating): copy_stats NAME WAIT-SECONDS copies it after the next rewrite.
+next_stats() {
+    local target=$1 before tries
+    before=$(stat_value "$daemon_name" uptime)
+    for ((tries = 0; tries < 200; tries++)); do
+        [[ $(stat_value "$daemon_name" uptime) != "$before" ]] && break
+        sleep 0.05
+    done
+    cp "$results/$daemon_name.stats" "$results/$target"
+}
+
+finish() {
+    [[ -z $daemon_pid ]] || kill -KILL "$daemon_pid" 2>/dev/null
+    echo "$failures guest check(s) failed"
+    ((failures == 0))
+}

@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# Sourced by the host halves of the display cases (10-*.sh ... 49-*.sh):
+# the release chakrad the guests run, references from `chakrad render`,
+# and image checks.
+# shellcheck source=tests/vm/lib/case.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/case.sh"
+TOOLS=(python3 "$VM_DIR/cases/display_tools.py")
+
+# The binary the guests run: $CHAKRAD, or a release build in .build-vm
+# (the guest sees the host's root, so the host-built binary runs there).
+display_build_chakrad() {
+    if [[ -n ${CHAKRAD:-} ]]; then
+        [[ -x $CHAKRAD ]] || vm_die "CHAKRAD=$CHAKRAD is not an executable"
+        return
+    fi
+    local scratch=$VM_BUILD/swift
+    echo "building chakrad (release, $scratch)"
+    swift build -c release --scratch-path "$scratch" --product chakrad >"$VM_BUILD/swift-build.log" 2>&1 ||
+        vm_die "swift build failed: see $VM_BUILD/swift-build.log"
+    CHAKRAD=$scratch/release/chakrad
+    export CHAKRAD
+}
+
+# reference OUT SIZE TIME [ROTATION] [render options...]: the scene as
+# `chakrad render` draws it, turned like the panel (an independent
+# rotation in Python) when ROTATION is not 0.
+reference() {
+    local out=$1 size=$2 time=$3 rotation=${4:-0}
+    shift 4 || shift $#
+    local frame=$size
+    if ((rotation == 90 || rotation == 270)); then frame=${size#*x}x${size%x*}; fi
+    "$CHAKRAD" render --scene heart --time "$time" --size "$frame" "$@" -o "$out.unrotated.png" >/dev/null
+    if ((rotation == 0)); then
+        mv "$out.unrotated.png" "$out"
+    else
+        "${TOOLS[@]}" rotate "$out.unrotated.png" "$out" "$rotation"
+    fi
+}
+
+# same_image WHAT SHOT REFERENCE [compare-images options]: the screendump
+# equals the reference up to dithering (default: ≤ 2 levels, ≤ 1% pixels).
+same_image() {
+    local what=$1 shot=$2 reference=$3 report
+    shift 3
+    local options=("$@")
+    ((${#options[@]})) || options=(--tolerance 2 --max-bad-fraction 0.01)
+    if [[ ! -e $shot ]]; then
+        vm_fail "$what: no screendump $shot"
+        return
+    fi
+    if report=$(python3 "$COMPARE_IMAGES" "$shot" "$reference" "${options[@]}" --diff "${shot%.*}-diff.png"); then
+        vm_pass "$what: screen = reference ($report)"
+    else
+        vm_fail "$what: screen ≠ reference ($report; see ${shot%.*}-diff.png)"
+    fi
+}
+
+# different_image WHAT SHOT REFERENCE: the screen is clearly not the
+# reference (another size, or a mean difference over 10 levels).
+different_image() {
+    local what=$1 shot=$2 reference=$3 report mean
+    if [[ ! -e $shot ]]; then
+        vm_fail "$what: no screendump $shot"
+        return
+    fi
+    report=$(python3 "$COMPARE_IMAGES" "$shot" "$reference" 2>&1 | head -n 1) || true
+    mean=$(sed -n 's/.*mean |delta| \([0-9.]*\).*/\1/p' <<<"$report")
+    if [[ -z $mean ]] || python3 -c "import sys; sys.exit(0 if float('$mean') > 10 else 1)"; then
+        vm_pass "$what (${report:-size differs})"
+    else
+        vm_fail "$what: the screen still looks like the reference ($report)"
+    fi
+}
+
+# guest_checks DIR: the ok/FAIL lines the guest half printed.
+guest_checks() {
+    grep -E '^(ok|FAIL): ' "$1/guest.log" || true
+    if grep -q '^FAIL: ' "$1/guest.log"; then vm_failures=$((vm_failures + $(grep -c '^FAIL: ' "$1/guest.log"))); fi
+}
+
+# run_case_guest DIR RUN-GUEST-OPTIONS... -- GUEST-SCRIPT ARGS: boots the
+# guest with CHAKRAD in its environment; its output in DIR/guest.log.
+run_case_guest() {
+    local dir=$1 status=0 options=()
+    shift
+    while (($#)) && [[ $1 != -- ]]; do options+=("$1"); shift; done
+    shift
+    "$RUN_GUEST" --results "$dir" "${options[@]}" -- env CHAKRAD="$CHAKRAD" "$@" >"$dir/guest.log" 2>&1 || status=$?
+    guest_checks "$dir"
+    if ((status != 0)); then
+        vm_fail "guest exited with status $status (log: $dir/guest.log)"
+        tail -n 20 "$dir/guest.log" | sed 's/^/    /'
+    fi
+}
+
+# display_check_rates DIR: flips.stats (undrawn) at the display's refresh:
+# never above it (the pacing under test: these drivers complete flips at
+# once), and not far below (85%: under emulation a busy host can delay a
+# flip's round trip through QEMU); capped.stats (if any) at 20/s;
+# moving.stats animating.
+display_check_rates() {
+    local dir=$1 refresh flips moving capped
+    refresh=$(sed -n 's/^output=.* 640x480@\([0-9.]*\) .*/\1/p' "$dir/flips.stats")
+    flips=$("${TOOLS[@]}" rate "$dir/flips-a.stats" "$dir/flips-b.stats")
+    moving=$("${TOOLS[@]}" rate "$dir/moving-a.stats" "$dir/moving-b.stats")
+    echo "display ${refresh:-?} Hz: ${flips} flips/s undrawn; the heart drawn under emulation: ${moving} fps"
+    if [[ -n $refresh ]] && display_within "$flips" "$refresh * 0.85" "$refresh * 1.02"; then
+        vm_pass "flips at the display's refresh: $flips/s at $refresh Hz"
+    else
+        vm_fail "flips at $flips/s on a ${refresh:-?} Hz display"
+    fi
+    if [[ -e $dir/capped-a.stats ]]; then
+        capped=$("${TOOLS[@]}" rate "$dir/capped-a.stats" "$dir/capped-b.stats")
+        if display_within "$capped" 19 20.5; then vm_pass "--fps 20: $capped flips/s"; else vm_fail "--fps 20: $capped flips/s"; fi
+    fi
+    if [[ -n $refresh ]] && display_within "$moving" 0.5 "$refresh * 1.02"; then
+        vm_pass "the heart animates ($moving fps under emulation)"
+    else
+        vm_fail "the heart at $moving fps"
+    fi
+}
+
+# display_within VALUE LOW HIGH (Python expressions).
+display_within() {
+    python3 -c "import sys; sys.exit(0 if $2 <= float('$1') <= $3 else 1)"
+}
