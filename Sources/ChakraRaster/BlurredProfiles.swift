@@ -166,7 +166,7 @@ public struct BlurredRadialTable: Sendable {
     }
 
     @inlinable @inline(__always)
-    @usableFromInline static func lookup(_ table: UnsafeBufferPointer<RGBA>, _ position: Float) -> RGBA {
+    static func lookup(_ table: UnsafeBufferPointer<RGBA>, _ position: Float) -> RGBA {
         let last = table.count - 1
         if position >= Float(last) { return table[last] }
         let i = Int(position)

@@ -61,3 +61,16 @@ func storeLanes(_ value: SIMD4<Float>, _ pointer: UnsafeMutablePointer<Float>) {
 func loadAnyLanes(_ pointer: UnsafeMutablePointer<Float>) -> SIMD4<Float> {
     UnsafeRawPointer(pointer).loadUnaligned(as: SIMD4<Float>.self)
 }
+
+/// Lane-wise clamp to [0, hi] without branches or calls:
+/// ½(|y| − |y − hi| + hi), with |·| by clearing the sign bit. The stdlib's
+/// `pointwiseMin`/`pointwiseMax` are not inlined in large loops and scalar
+/// `min`/`max` compile to compare-and-branch per lane; this stays in vector
+/// registers. (Its rounding error, ~1e-5, is far below one output level.)
+@inline(__always)
+func clampToRange(_ y: SIMD4<Float>, _ hi: Float) -> SIMD4<Float> {
+    let signless = SIMD4<UInt32>(repeating: 0x7FFF_FFFF)
+    let absY = unsafeBitCast(unsafeBitCast(y, to: SIMD4<UInt32>.self) & signless, to: SIMD4<Float>.self)
+    let absYMinusHi = unsafeBitCast(unsafeBitCast(y - hi, to: SIMD4<UInt32>.self) & signless, to: SIMD4<Float>.self)
+    return (absY - absYMinusHi + hi) * 0.5
+}

@@ -19,23 +19,12 @@ public struct SystemError: Error, CustomStringConvertible, Equatable {
 /// EINTR, reads errno at once, and turns the three C conventions into one
 /// thrown `SystemError` that names the call.
 public enum Syscall {
-    /// -1 with errno (open, ioctl, poll, read...). Returns the result.
+    /// -1 with errno (open, ioctl, poll, read, write, sendto...), as int or
+    /// ssize_t. Returns the result.
     @discardableResult
     @inline(__always)
-    public static func check(_ call: @autoclosure () -> String, _ body: () -> Int32) throws(SystemError) -> Int32 {
-        while true {
-            let result = body()
-            if result >= 0 { return result }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            throw SystemError(call: call(), errno: code)
-        }
-    }
-
-    /// Same for calls returning ssize_t (read, write, sendto).
-    @discardableResult
-    @inline(__always)
-    public static func check(_ call: @autoclosure () -> String, _ body: () -> Int) throws(SystemError) -> Int {
+    public static func check<Result: FixedWidthInteger & SignedInteger>(_ call: @autoclosure () -> String,
+                                                                       _ body: () -> Result) throws(SystemError) -> Result {
         while true {
             let result = body()
             if result >= 0 { return result }
