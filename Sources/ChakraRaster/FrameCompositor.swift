@@ -13,34 +13,36 @@
 // handles four pixels per step: one vector add per channel advances four
 // pixels. An interval's last group of four may run past its end; the next
 // interval, written after it, overwrites those pixels, and the rows are
-// padded for the last one. Overlays are first expanded this way into their
-// own planar span, with transparent pixels around it up to whole groups of
-// four, then blended group by group: blending a transparent pixel changes
-// nothing, so the blend needs no edge cases.
+// padded for the last one. The base is expanded this way per output row.
+// Overlays are expanded per grid row instead (`ExpandedRows`: the interval
+// setup is then paid once per grid row, not once per output row) with
+// transparent pixels around them up to whole groups of four; an output row
+// blends the vertical interpolation of two expanded rows group by group:
+// blending a transparent pixel changes nothing, so the blend needs no edge
+// cases.
+//
+// Pixel indices in the inner loops advance with &+=: they are bounded by the
+// row width and cannot overflow, and the overflow check would be one more
+// instruction per group of four.
 
 public final class FrameCompositor: @unchecked Sendable {
-    /// Per-thread scratch: the float row, an overlay's expanded span, one
-    /// interpolated grid row, and a packed row for rotated outputs.
+    /// Per-thread scratch: the float row, one grid row, a packed row for
+    /// rotated outputs, and the overlays' expanded rows.
     final class Scratch {
         let row: PlanarRow
-        let overlay: PlanarRow
-        let overlayAlpha: UnsafeMutablePointer<Float>
         let gridRow: UnsafeMutablePointer<RGBA>
         let packed: UnsafeMutableRawPointer
-        init(width: Int, gridWidth: Int) {
+        /// Per overlay index, its last two grid rows at screen resolution.
+        let expanded: [ExpandedRows]
+        init(width: Int, gridWidth: Int, overlays: Int) {
+            expanded = (0..<overlays).map { _ in ExpandedRows(width: width) }
             row = .allocate(capacity: width)
-            overlay = .allocate(capacity: width)
-            let alphaLength = PlanarRow.paddedLength(width)
-            overlayAlpha = UnsafeMutableRawPointer.allocate(byteCount: alphaLength * 4, alignment: 16)
-                .initializeMemory(as: Float.self, repeating: 0, count: alphaLength)
             gridRow = .allocate(capacity: gridWidth + 2)
             gridRow.initialize(repeating: .zero, count: gridWidth + 2)
             packed = .allocate(byteCount: width * 4, alignment: 16)
         }
         deinit {
             row.deallocate()
-            overlay.deallocate()
-            overlayAlpha.deallocate()
             gridRow.deallocate()
             packed.deallocate()
         }
@@ -54,25 +56,36 @@ public final class FrameCompositor: @unchecked Sendable {
     private let scratch: [Scratch]
 
     /// `maxGridWidth` bounds every surface's width; `threads` the number of
-    /// row bands composed at once.
-    public init(maxWidth: Int, maxGridWidth: Int, threads: Int) {
+    /// row bands composed at once; `maxOverlays` the overlays per frame.
+    public init(maxWidth: Int, maxGridWidth: Int, threads: Int, maxOverlays: Int = 8) {
         self.maxWidth = maxWidth
-        scratch = (0..<max(threads, 1)).map { _ in Scratch(width: maxWidth, gridWidth: max(maxGridWidth, maxWidth)) }
+        scratch = (0..<max(threads, 1)).map { _ in Scratch(width: maxWidth, gridWidth: max(maxGridWidth, maxWidth), overlays: maxOverlays) }
     }
 
     public var threadCapacity: Int { scratch.count }
 
+    private var frames = 0
+
+    /// Call once per frame, after the surfaces are drawn and before any
+    /// `compose` of that frame: rows expanded from earlier contents are
+    /// stale from here on.
+    public func beginFrame() -> FrameToken {
+        frames += 1
+        return FrameToken(value: frames)
+    }
+
     /// Composes rows [rowStart, rowEnd) of the frame with scratch `slot`.
-    /// `overlays[k]` is drawn with `opacities[k]` (0 skips it).
+    /// `overlays[k]` is drawn with `opacities[k]` (0 skips it). `frame`
+    /// comes from this frame's `beginFrame()`.
     public func compose(base: Surface, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
-                        into output: PixelBuffer, rows: Range<Int>, slot: Int) {
+                        into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken) {
         let s = scratch[slot]
         let width = output.width
-        precondition(width <= maxWidth)
+        precondition(width <= maxWidth && overlays.count <= s.expanded.count)
         for y in rows {
             upsampleBase(base, y: y, width: width, scratch: s)
             for k in 0..<overlays.count where opacities[k] > 0 {
-                blendOverlay(overlays[k], opacity: opacities[k], y: y, width: width, scratch: s)
+                blendOverlay(k, overlays[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s)
             }
             if output.rotation == .none {
                 PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
@@ -150,11 +163,10 @@ public final class FrameCompositor: @unchecked Sendable {
 
     /// Writes the bilinear upsample of interpolated grid row `grid` for
     /// screen pixels [xStart, xEnd] into planar channels (alpha too unless
-    /// nil), scaled by `opacity`. Groups of four may spill up to three
-    /// pixels past xEnd.
+    /// nil). Groups of four may spill up to three pixels past xEnd.
     @inline(__always)
     private func expand(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, from xStart: Int, through xEnd: Int,
-                        opacity: Float = 1, red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+                        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                         blue: UnsafeMutablePointer<Float>, alpha: UnsafeMutablePointer<Float>?) {
         let invF = 1 / Float(f)
         let ramp = laneRamp
@@ -162,9 +174,7 @@ public final class FrameCompositor: @unchecked Sendable {
         var i = (xStart - originX) / f
         var k = (xStart - originX) - i * f
         while x <= xEnd {
-            let a = grid[i] * opacity, step = (grid[i + 1] * opacity - a) * invF
-            let v = a + step * Float(k)
-            let lanes = LaneRamps(start: v, step: step, ramp: ramp)
+            let lanes = LaneRamps(from: grid[i], to: grid[i + 1], invF: invF, offsets: ramp + Float(k))
             var r = lanes.red, g = lanes.green, b = lanes.blue
             let n = min(f - k, xEnd - x + 1)
             var m = 0
@@ -174,149 +184,153 @@ public final class FrameCompositor: @unchecked Sendable {
                     storeLanes(r, red + x + m); storeLanes(g, green + x + m)
                     storeLanes(b, blue + x + m); storeLanes(w, alpha + x + m)
                     r += lanes.redStep; g += lanes.greenStep; b += lanes.blueStep; w += lanes.alphaStep
-                    m += 4
+                    m &+= 4
                 }
             } else {
                 while m < n {
                     storeLanes(r, red + x + m); storeLanes(g, green + x + m); storeLanes(b, blue + x + m)
                     r += lanes.redStep; g += lanes.greenStep; b += lanes.blueStep
-                    m += 4
+                    m &+= 4
                 }
             }
-            x += n
+            x &+= n
             i += 1
             k = 0
         }
     }
 
-    private func blendOverlay(_ surface: Surface, opacity: Float, y: Int, width: Int, scratch s: Scratch) {
+    /// Blends overlay `k` at screen row y: the vertical interpolation of
+    /// its two grid rows around y, each already expanded to screen pixels
+    /// (`ExpandedRows`), over the float row.
+    private func blendOverlay(_ k: Int, _ surface: Surface, opacity: Float, y: Int, frame: FrameToken, width: Int, scratch s: Scratch) {
         let f = surface.factor
         let relative = y - surface.originY
         guard relative >= 0 else { return }
         let j = relative / f
         guard j < surface.height else { return }
-        let j1 = min(j + 1, surface.height - 1)
-        // Grid columns with content in either source row, widened by one so
-        // the interpolation fades to zero at both ends.
-        let firstUsed = min(surface.rowFirst[j], surface.rowFirst[j1])
-        let lastUsed = max(surface.rowLast[j], surface.rowLast[j1])
-        guard firstUsed <= lastUsed else { return }
-        let first = max(Int(firstUsed) - 1, 0)
-        let last = min(Int(lastUsed) + 1, surface.width - 1)
-        // Skip the columns strictly inside both rows' holes (shrunk by one so
-        // the interpolation into the hole's edges is kept), in the vertical
-        // interpolation too.
-        let holeStart = Int(max(surface.holeFirst[j], surface.holeFirst[j1])) + 1
-        let holeEnd = Int(min(surface.holeLast[j], surface.holeLast[j1])) - 1
-        if holeStart < holeEnd {
-            // The left span's last interval reads grid column holeStart + 1.
-            guard interpolateRows(surface, y: y, first: first, last: holeStart + 1, into: s.gridRow),
-                  interpolateRows(surface, y: y, first: holeEnd, last: last, into: s.gridRow) else { return }
-            s.gridRow[last + 1] = .zero
-            blendSpan(surface, opacity: opacity, first: first, last: holeStart, width: width, scratch: s)
-            blendSpan(surface, opacity: opacity, first: holeEnd, last: last, width: width, scratch: s)
+        let w = Float(relative - j * f) / Float(f)
+        let rows = s.expanded[k]
+        let a = rows.slot(for: j, keeping: j + 1, frame: frame) { expandRow(surface, j, width: width, into: $0, scratch: s) }
+        if w == 0 {
+            blend(a, weight: opacity, nil, weight: 0, into: s.row)
         } else {
-            guard interpolateRows(surface, y: y, first: first, last: last, into: s.gridRow) else { return }
-            s.gridRow[last + 1] = .zero
-            blendSpan(surface, opacity: opacity, first: first, last: last, width: width, scratch: s)
+            let b = rows.slot(for: j + 1, keeping: j, frame: frame) { expandRow(surface, j + 1, width: width, into: $0, scratch: s) }
+            blend(a, weight: opacity * (1 - w), b, weight: opacity * w, into: s.row)
         }
     }
 
-    /// Blends the screen pixels of grid columns [first, last] of the
-    /// interpolated grid row over the float row.
-    @inline(__always)
-    private func blendSpan(_ surface: Surface, opacity: Float, first: Int, last: Int, width: Int, scratch s: Scratch) {
-        let f = surface.factor
-        let xStart = max(surface.originX + first * f, 0)
-        let xEnd = min(surface.originX + last * f, width - 1)
-        guard xStart <= xEnd else { return }
-        if f >= Self.fusedBlendFactor {
-            blendFused(s.gridRow, originX: surface.originX, factor: f, from: xStart, through: xEnd, opacity: opacity, into: s.row)
-            return
+    /// Expands grid row j of `surface` (transparent outside the grid) to
+    /// screen pixels. Only the row's content extent is written, minus the
+    /// inside of its hole (shrunk by one column, so the interpolation into
+    /// the hole's edges is kept); everything else in `row` stays zero.
+    private func expandRow(_ surface: Surface, _ j: Int, width: Int, into row: ExpandedRow, scratch s: Scratch) {
+        guard j < surface.height, surface.rowFirst[j] <= surface.rowLast[j] else { return row.prepare(0..<0, 0..<0) }
+        let f = surface.factor, originX = surface.originX
+        // Widened by one column so the interpolation fades to zero at both ends.
+        let first = max(Int(surface.rowFirst[j]) - 1, 0)
+        let last = min(Int(surface.rowLast[j]) + 1, surface.width - 1)
+        let xStart = max(originX + first * f, 0)
+        let xEnd = min(originX + last * f, width - 1)
+        guard xStart <= xEnd else { return row.prepare(0..<0, 0..<0) }
+        let source = surface.row(j)
+        for i in first...last { s.gridRow[i] = source[i] }
+        s.gridRow[last + 1] = .zero
+        assert((first...last).allSatisfy { Self.inRange(s.gridRow[$0]) },
+               "surface colour out of premultiplied range in row \(j) of a \(surface.width)×\(surface.height) grid of factor \(f)")
+        // Two parts around the hole, or one.
+        var left = xStart..<(xEnd + 1), right = (xEnd + 1)..<(xEnd + 1)
+        let holeStart = Int(surface.holeFirst[j]) + 1, holeEnd = Int(surface.holeLast[j]) - 1
+        if holeStart < holeEnd {
+            // The left part's last interval reads grid column holeStart + 1.
+            let leftEnd = min(originX + holeStart * f, xEnd), rightStart = max(originX + holeEnd * f, xStart)
+            left = xStart..<max(leftEnd + 1, xStart)
+            right = min(rightStart, xEnd + 1)..<(xEnd + 1)
         }
-        // Whole groups of four around the span; pixels of those groups
-        // outside it are transparent.
-        let groupStart = xStart & ~3, groupEnd = xEnd | 3
-        let o = s.overlay, alpha = s.overlayAlpha, row = s.row
-        expand(s.gridRow, originX: surface.originX, factor: f, from: xStart, through: xEnd, opacity: opacity,
-               red: o.red, green: o.green, blue: o.blue, alpha: alpha)
-        for x in groupStart..<xStart { o.red[x] = 0; o.green[x] = 0; o.blue[x] = 0; alpha[x] = 0 }
-        for x in stride(from: xEnd + 1, through: groupEnd, by: 1) { o.red[x] = 0; o.green[x] = 0; o.blue[x] = 0; alpha[x] = 0 }
-        let one = SIMD4<Float>(repeating: 1)
-        var x = groupStart
-        while x < groupEnd {
-            let keep = one - loadLanes(alpha + x)
-            storeLanes(loadLanes(o.red + x) + loadLanes(row.red + x) * keep, row.red + x)
-            storeLanes(loadLanes(o.green + x) + loadLanes(row.green + x) * keep, row.green + x)
-            storeLanes(loadLanes(o.blue + x) + loadLanes(row.blue + x) * keep, row.blue + x)
-            x += 4
+        row.prepare(left, right)
+        if !left.isEmpty {
+            expand(s.gridRow, originX: originX, factor: f, from: left.lowerBound, through: left.upperBound - 1,
+                   red: row.red, green: row.green, blue: row.blue, alpha: row.alpha)
+            row.clearSpill(after: left.upperBound - 1, before: right.isEmpty ? .max : right.lowerBound)
+        }
+        if !right.isEmpty {
+            expand(s.gridRow, originX: originX, factor: f, from: right.lowerBound, through: right.upperBound - 1,
+                   red: row.red, green: row.green, blue: row.blue, alpha: row.alpha)
+            row.clearSpill(after: right.upperBound - 1, before: .max)
         }
     }
 
-    /// From this grid factor up, overlays are upsampled and blended in one
-    /// step, interval by interval, with the last group of each interval
-    /// masked to transparent past its end. Below it, the per-interval setup
-    /// and the partly overlapping groups cost more than the separate
-    /// expansion into scratch and aligned blend.
-    static let fusedBlendFactor = 16
+    /// Source-over of `wa`·a + `wb`·b (premultiplied) on the float row, in
+    /// whole groups of four over the union of the rows' extents, skipping
+    /// groups inside both holes (zero there).
+    @inline(__always)
+    private func blend(_ a: ExpandedRow, weight wa: Float, _ b: ExpandedRow?, weight wb: Float, into row: PlanarRow) {
+        var lo = a.start, hi = a.end
+        var skipLo = a.holeStart, skipHi = a.holeEnd
+        if let b, b.start < b.end {
+            if lo < hi {
+                lo = min(lo, b.start); hi = max(hi, b.end)
+                skipLo = max(skipLo, b.holeStart); skipHi = min(skipHi, b.holeEnd)
+            } else {
+                (lo, hi, skipLo, skipHi) = (b.start, b.end, b.holeStart, b.holeEnd)
+            }
+        }
+        guard lo < hi else { return }
+        if skipLo >= skipHi || skipLo >= hi || skipHi <= lo {
+            blendGroups(a, wa, b, wb, from: lo, to: hi, into: row)
+        } else {
+            blendGroups(a, wa, b, wb, from: lo, to: max(skipLo, lo), into: row)
+            blendGroups(a, wa, b, wb, from: min(skipHi, hi), to: hi, into: row)
+        }
+    }
 
     @inline(__always)
-    private func blendFused(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, from xStart: Int, through xEnd: Int,
-                            opacity: Float, into row: PlanarRow) {
-        let invF = 1 / Float(f)
-        let ramp = laneRamp
+    private func blendGroups(_ a: ExpandedRow, _ wa: Float, _ b: ExpandedRow?, _ wb: Float, from lo: Int, to hi: Int, into row: PlanarRow) {
         let one = SIMD4<Float>(repeating: 1)
-        var x = xStart
-        var i = (xStart - originX) / f
-        var k = (xStart - originX) - i * f
-        while x <= xEnd {
-            let a = grid[i] * opacity, step = (grid[i + 1] * opacity - a) * invF
-            let v = a + step * Float(k)
-            let lanes = LaneRamps(start: v, step: step, ramp: ramp)
-            var r = lanes.red, g = lanes.green, b = lanes.blue, w = lanes.alpha
-            let n = min(f - k, xEnd - x + 1)
-            let red = row.red + x, green = row.green + x, blue = row.blue + x
-            var m = 0
-            while m + 4 <= n {
-                let keep = one - w
-                storeLanes(r + loadAnyLanes(red + m) * keep, red + m)
-                storeLanes(g + loadAnyLanes(green + m) * keep, green + m)
-                storeLanes(b + loadAnyLanes(blue + m) * keep, blue + m)
-                r += lanes.redStep; g += lanes.greenStep; b += lanes.blueStep; w += lanes.alphaStep
-                m += 4
+        var x = lo
+        if let b {
+            while x < hi {
+                let alpha = loadLanes(a.alpha + x) * wa + loadLanes(b.alpha + x) * wb
+                let keep = one - alpha
+                storeLanes(loadLanes(a.red + x) * wa + loadLanes(b.red + x) * wb + loadLanes(row.red + x) * keep, row.red + x)
+                storeLanes(loadLanes(a.green + x) * wa + loadLanes(b.green + x) * wb + loadLanes(row.green + x) * keep, row.green + x)
+                storeLanes(loadLanes(a.blue + x) * wa + loadLanes(b.blue + x) * wb + loadLanes(row.blue + x) * keep, row.blue + x)
+                x &+= 4
             }
-            if m < n {
-                // Lanes past the interval's end blend nothing (mask 0).
-                let mask = clampToRange(SIMD4(repeating: Float(n - m)) - ramp, 1)
-                r *= mask; g *= mask; b *= mask; w *= mask
-                let keep = one - w
-                storeLanes(r + loadAnyLanes(red + m) * keep, red + m)
-                storeLanes(g + loadAnyLanes(green + m) * keep, green + m)
-                storeLanes(b + loadAnyLanes(blue + m) * keep, blue + m)
+        } else {
+            while x < hi {
+                let keep = one - loadLanes(a.alpha + x) * wa
+                storeLanes(loadLanes(a.red + x) * wa + loadLanes(row.red + x) * keep, row.red + x)
+                storeLanes(loadLanes(a.green + x) * wa + loadLanes(row.green + x) * keep, row.green + x)
+                storeLanes(loadLanes(a.blue + x) * wa + loadLanes(row.blue + x) * keep, row.blue + x)
+                x &+= 4
             }
-            x += n
-            i += 1
-            k = 0
         }
     }
 }
 
 /// One grid interval's colour along four consecutive pixels: each channel's
-/// lanes start at pixels k..k+3 and advance four pixels per step.
+/// lanes start at pixels k..k+3 of the interval and advance four pixels per
+/// step.
 struct LaneRamps {
     var red, green, blue, alpha: SIMD4<Float>
     var redStep, greenStep, blueStep, alphaStep: SIMD4<Float>
 
+    /// From grid value `a` to `b` over 1/invF pixels; `offsets` = k + (0, 1, 2, 3).
+    /// Each channel is spread over the lanes first and the arithmetic done
+    /// on the spread vectors: computed on the RGBA vector and spread after,
+    /// the optimiser scalarises it (one instruction per channel and lane).
     @inline(__always)
-    init(start v: RGBA, step: RGBA, ramp: SIMD4<Float>) {
-        let r = SIMD4(repeating: step.x), g = SIMD4(repeating: step.y), b = SIMD4(repeating: step.z), a = SIMD4(repeating: step.w)
-        red = SIMD4(repeating: v.x) + r * ramp
-        green = SIMD4(repeating: v.y) + g * ramp
-        blue = SIMD4(repeating: v.z) + b * ramp
-        alpha = SIMD4(repeating: v.w) + a * ramp
-        redStep = r * 4
-        greenStep = g * 4
-        blueStep = b * 4
-        alphaStep = a * 4
+    init(from a: RGBA, to b: RGBA, invF: Float, offsets: SIMD4<Float>) {
+        let r = SIMD4(repeating: a.x), g = SIMD4(repeating: a.y), bl = SIMD4(repeating: a.z), w = SIMD4(repeating: a.w)
+        let dr = (SIMD4(repeating: b.x) - r) * invF, dg = (SIMD4(repeating: b.y) - g) * invF
+        let db = (SIMD4(repeating: b.z) - bl) * invF, dw = (SIMD4(repeating: b.w) - w) * invF
+        red = r + dr * offsets
+        green = g + dg * offsets
+        blue = bl + db * offsets
+        alpha = w + dw * offsets
+        redStep = dr * 4
+        greenStep = dg * 4
+        blueStep = db * 4
+        alphaStep = dw * 4
     }
 }

@@ -80,10 +80,8 @@ public enum PixelPacker {
     static func pack32(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
                        redShift: UInt32, blueShift: UInt32) {
         let out = destination.assumingMemoryBound(to: UInt32.self)
-        // The dither for pixels 0-3 and 4-7 of the tile row, swapped every
-        // four pixels. (It cannot be folded into the rounding constant: that sum
-        // rounds the dither away.)
-        var rounding = dither.0, nextRounding = dither.1
+        // The dither for pixels 0-3 and 4-7 of the tile row. (It cannot be
+        // folded into the rounding constant: that sum rounds the dither away.)
         let magic = SIMD4<Float>(repeating: 12_582_912)
         let opaque = SIMD4<UInt32>(repeating: 0xFF00_0000)
         let scale = SIMD4<Float>(repeating: 255)
@@ -91,14 +89,24 @@ public enum PixelPacker {
         var x = 0
         if redShift == 16 {
             // XRGB/ARGB, the common case, with constant shifts (SSE2 has no
-            // per-lane variable shift: run-time shift counts cost more).
-            while x + 4 <= count {
+            // per-lane variable shift: run-time shift counts cost more), eight
+            // pixels a step so each half keeps its dither in a register.
+            @inline(__always)
+            func group(_ x: Int, _ rounding: SIMD4<Float>) {
                 let r = rawRounded(loadLanes(row.red + x) * scale + rounding + magic) &- exponent
                 let g = rawRounded(loadLanes(row.green + x) * scale + rounding + magic) &- exponent
                 let b = rawRounded(loadLanes(row.blue + x) * scale + rounding + magic) &- exponent
                 UnsafeMutableRawPointer(out + x).storeBytes(of: (r &<< 16) | (g &<< 8) | b | opaque, as: SIMD4<UInt32>.self)
-                swap(&rounding, &nextRounding)
-                x += 4
+            }
+            let (first, second) = dither
+            while x &+ 8 <= count {
+                group(x, first)
+                group(x &+ 4, second)
+                x &+= 8
+            }
+            if x &+ 4 <= count {
+                group(x, first)
+                x &+= 4
             }
         }
         let max = SIMD3<Float>(255, 255, 255)
@@ -106,7 +114,7 @@ public enum PixelPacker {
             let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
             let packed = (q.r &<< redShift) | (q.g &<< 8) | (q.b &<< blueShift) | opaque
             UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD4<UInt32>.self)
-            x += 4
+            x &+= 4
         }
         guard x < count else { return }
         let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
@@ -127,7 +135,7 @@ public enum PixelPacker {
                 o[1] = UInt8(truncatingIfNeeded: q.g[k])
                 o[blueOffset] = UInt8(truncatingIfNeeded: q.b[k])
             }
-            x += 4
+            x &+= 4
         }
     }
 
@@ -140,7 +148,7 @@ public enum PixelPacker {
             let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
             let packed = (q.r &<< redShift) | (q.g &<< 5) | (q.b &<< blueShift)
             for k in 0..<Swift.min(4, count - x) { out[x + k] = UInt16(truncatingIfNeeded: packed[k]) }
-            x += 4
+            x &+= 4
         }
     }
 }

@@ -26,7 +26,7 @@ struct DeterminismTests {
         let frame = FrameBuffer(width: width, height: height, format: format)
         [overlay].withUnsafeBufferPointer { o in
             [Float(0.9)].withUnsafeBufferPointer { a in
-                compositor.compose(base: base, overlays: o, opacities: a, into: frame.pixels, rows: 0..<height, slot: 0)
+                compositor.compose(base: base, overlays: o, opacities: a, into: frame.pixels, rows: 0..<height, slot: 0, frame: compositor.beginFrame())
             }
         }
         return frame.rgbBytes()

@@ -32,10 +32,11 @@ private func outputLevels(_ frame: FrameBuffer) -> [SIMD3<Int>] {
     return out
 }
 
-private func compose(_ compositor: FrameCompositor, base: Surface, overlays: [Surface], opacities: [Float], into frame: FrameBuffer, rows: Range<Int>? = nil, slot: Int = 0) {
+private func compose(_ compositor: FrameCompositor, base: Surface, overlays: [Surface], opacities: [Float], into frame: FrameBuffer, rows: Range<Int>? = nil, slot: Int = 0, frame token: FrameToken? = nil) {
+    let token = token ?? compositor.beginFrame()
     overlays.withUnsafeBufferPointer { o in
         opacities.withUnsafeBufferPointer { a in
-            compositor.compose(base: base, overlays: o, opacities: a, into: frame.pixels, rows: rows ?? 0..<frame.pixels.height, slot: slot)
+            compositor.compose(base: base, overlays: o, opacities: a, into: frame.pixels, rows: rows ?? 0..<frame.pixels.height, slot: slot, frame: token)
         }
     }
 }
@@ -171,6 +172,30 @@ struct FrameCompositorTests {
         for x in 0..<4 { #expect(frame.pixels.rgb(x: x, y: 0) == SIMD3(66, 96, 36)) }
     }
 
+    @Test("a new frame token re-expands rows: changed or moved overlay content shows")
+    func staleRows() {
+        let scene = Scene()
+        let compositor = FrameCompositor(maxWidth: Scene.width, maxGridWidth: 12, threads: 1)
+        let first = FrameBuffer(width: Scene.width, height: Scene.height, format: .xrgb8888)
+        compose(compositor, base: scene.base, overlays: [scene.overlay], opacities: [0.7], into: first)
+        // Next frame: the overlay moves by one grid step and changes colour.
+        scene.overlay.place(width: Scene.gw, height: Scene.gh, originX: Scene.ox + Scene.f, originY: Scene.oy, factor: Scene.f)
+        for j in 0..<Scene.gh { for i in 0..<Scene.gw where scene.overlay[i, j].w > 0 { scene.overlay[i, j] = levelColor(SIMD3(16, 200, 40)) } }
+        scene.overlay.updateRowExtents()
+        // The bottom rows first: the compositor still holds the grid rows
+        // they need, expanded from the first frame's contents.
+        let reused = FrameBuffer(width: Scene.width, height: Scene.height, format: .xrgb8888)
+        let second = compositor.beginFrame()
+        for rows in [26..<Scene.height, 0..<26] {
+            compose(compositor, base: scene.base, overlays: [scene.overlay], opacities: [0.7], into: reused, rows: rows, frame: second)
+        }
+        let fresh = FrameBuffer(width: Scene.width, height: Scene.height, format: .xrgb8888)
+        compose(FrameCompositor(maxWidth: Scene.width, maxGridWidth: 12, threads: 1), base: scene.base, overlays: [scene.overlay],
+                opacities: [0.7], into: fresh)
+        #expect(reused.rgbBytes() == fresh.rgbBytes(), "rows expanded for the first frame were reused")
+        #expect(reused.rgbBytes() != first.rgbBytes())
+    }
+
     @Test("rows split across compose calls and threads equal one call")
     func rowSplits() {
         let scene = Scene()
@@ -178,8 +203,11 @@ struct FrameCompositorTests {
         let whole = FrameBuffer(width: Scene.width, height: Scene.height, format: .rgb565)
         compose(compositor, base: scene.base, overlays: [scene.overlay], opacities: [0.7], into: whole)
         let split = FrameBuffer(width: Scene.width, height: Scene.height, format: .rgb565)
-        for (rows, slot) in [(0..<7, 1), (7..<8, 0), (8..<23, 2), (23..<30, 1)] {
-            compose(compositor, base: scene.base, overlays: [scene.overlay], opacities: [0.7], into: split, rows: rows, slot: slot)
+        // One frame token for all the pieces: a slot's cached rows from one
+        // call must serve (or be replaced in) a later, distant call.
+        let splitFrame = compositor.beginFrame()
+        for (rows, slot) in [(0..<7, 1), (7..<8, 0), (8..<23, 2), (23..<30, 1), (1..<3, 1)] {
+            compose(compositor, base: scene.base, overlays: [scene.overlay], opacities: [0.7], into: split, rows: rows, slot: slot, frame: splitFrame)
         }
         #expect(split.rgbBytes() == whole.rgbBytes())
 
@@ -189,10 +217,11 @@ struct FrameCompositorTests {
             func run(part: Int, of parts: Int) { run(part, parts) }
         }
         let threaded = FrameBuffer(width: Scene.width, height: Scene.height, format: .rgb565)
+        let threadedFrame = compositor.beginFrame()
         let job = ComposeJob { part, parts in
             let band = (Scene.height + parts - 1) / parts
             let rows = min(part * band, Scene.height)..<min((part + 1) * band, Scene.height)
-            compose(compositor, base: scene.base, overlays: [scene.overlay], opacities: [0.7], into: threaded, rows: rows, slot: part)
+            compose(compositor, base: scene.base, overlays: [scene.overlay], opacities: [0.7], into: threaded, rows: rows, slot: part, frame: threadedFrame)
         }
         SharedPools.three.run(job)
         #expect(threaded.rgbBytes() == whole.rgbBytes())
@@ -208,7 +237,7 @@ struct FrameCompositorTests {
         memory.withUnsafeMutableBytes { raw in
             let buffer = PixelBuffer(base: raw.baseAddress!, width: width, height: height, stride: stride, format: .argb8888)
             compositor.compose(base: base, overlays: UnsafeBufferPointer(start: nil, count: 0), opacities: UnsafeBufferPointer(start: nil, count: 0),
-                               into: buffer, rows: 0..<height, slot: 0)
+                               into: buffer, rows: 0..<height, slot: 0, frame: compositor.beginFrame())
         }
         for y in 0..<height {
             #expect(Array(memory[y * stride ..< y * stride + 4]) == [3, 2, 1, 0xFF])
@@ -235,7 +264,7 @@ struct FrameCompositorTests {
             let view = panel.rotated(rotation)
             #expect(view.width == width && view.height == height)
             compositor.compose(base: base, overlays: UnsafeBufferPointer(start: nil, count: 0), opacities: UnsafeBufferPointer(start: nil, count: 0),
-                               into: view, rows: 0..<height, slot: 0)
+                               into: view, rows: 0..<height, slot: 0, frame: compositor.beginFrame())
             for y in 0..<height {
                 for x in 0..<width {
                     // Where a clockwise turn puts frame pixel (x, y) on the panel.

@@ -81,6 +81,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         work.reset()
         pool.run(self)
         phase = .compose
+        frame = compositor.beginFrame()
         work.reset()
         pool.run(self)
         self.output = nil
@@ -93,6 +94,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
     /// Work items of the current phase, taken by the pool's threads.
     private let work = WorkCounter()
     private var phase = Phase.overlays
+    private var frame = FrameToken.none
 
     /// Phase 1: the base and the overlay rows. Phase 2: the final pass, in
     /// bands of rows. Threads take work items as they come free.
@@ -113,7 +115,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
                 let start = work.take() * band
                 guard start < height else { break }
                 compositor.compose(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities),
-                                   into: output, rows: start..<min(start + band, height), slot: part)
+                                   into: output, rows: start..<min(start + band, height), slot: part, frame: frame)
             }
         }
     }

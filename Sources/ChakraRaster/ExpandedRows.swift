@@ -1,0 +1,115 @@
+// The compositor's per-thread cache of overlay rows at screen resolution.
+//
+// Upsampling an overlay costs a setup per grid interval (the four channels'
+// start and step spread over lanes) that dwarfs the few pixels of a small
+// factor's interval. Done per screen row, that setup is paid f times for
+// each grid row. Expanding each grid row once into screen pixels and then
+// interpolating vertically between two expanded rows pays it once: the
+// vertical step is a plain weighted sum of two planar rows, four pixels per
+// vector, whatever the factor.
+
+/// Names one frame's surface contents: rows expanded under another token are
+/// stale. `FrameCompositor.beginFrame()` hands out a new one per frame.
+public struct FrameToken: Equatable, Sendable {
+    let value: Int
+    public static let none = FrameToken(value: -1)
+}
+
+/// One overlay grid row expanded to screen pixels: planar, premultiplied,
+/// with alpha. Zero everywhere but its two parts (pixel ranges; the second
+/// is past a ring's hole, and either may be empty), so the blend may read
+/// whole groups of four anywhere in the row.
+final class ExpandedRow {
+    let red, green, blue, alpha: UnsafeMutablePointer<Float>
+    /// Which grid row of which frame this holds.
+    var row = -1
+    var frame = FrameToken.none
+    private var parts = (0..<0, 0..<0)
+
+    init(width: Int) {
+        let n = PlanarRow.paddedLength(width)
+        func channel() -> UnsafeMutablePointer<Float> {
+            UnsafeMutableRawPointer.allocate(byteCount: n * MemoryLayout<Float>.stride, alignment: 16)
+                .initializeMemory(as: Float.self, repeating: 0, count: n)
+        }
+        (red, green, blue, alpha) = (channel(), channel(), channel(), channel())
+    }
+
+    deinit {
+        red.deallocate()
+        green.deallocate()
+        blue.deallocate()
+        alpha.deallocate()
+    }
+
+    /// Groups of four that may hold colour: [start, end), empty when
+    /// start ≥ end.
+    var start: Int { (parts.0.isEmpty ? parts.1.lowerBound : parts.0.lowerBound) & ~3 }
+    var end: Int {
+        let last = parts.1.isEmpty ? parts.0 : parts.1
+        return last.isEmpty ? 0 : ((last.upperBound - 1) | 3) + 1
+    }
+    /// Groups all zero between the two parts; empty when holeStart ≥ holeEnd.
+    var holeStart: Int { parts.0.isEmpty || parts.1.isEmpty ? 0 : (parts.0.upperBound + 3) & ~3 }
+    var holeEnd: Int { parts.0.isEmpty || parts.1.isEmpty ? 0 : parts.1.lowerBound & ~3 }
+
+    /// About to write `first` and `second` (ordered, disjoint): zeroes what
+    /// the previous row left outside them. Consecutive grid rows have
+    /// similar extents, so little is cleared.
+    func prepare(_ first: Range<Int>, _ second: Range<Int>) {
+        zero(parts.0, except: first, second)
+        zero(parts.1, except: first, second)
+        parts = (first, second)
+    }
+
+    /// `expand` may write up to three pixels past a part's end: zero those
+    /// before `limit` (where the next part starts).
+    @inline(__always)
+    func clearSpill(after last: Int, before limit: Int) {
+        zero(last + 1, min((last | 3) + 1, limit))
+    }
+
+    private func zero(_ old: Range<Int>, except a: Range<Int>, _ b: Range<Int>) {
+        var cursor = old.lowerBound
+        if !a.isEmpty {
+            zero(cursor, min(a.lowerBound, old.upperBound))
+            cursor = max(cursor, a.upperBound)
+        }
+        if !b.isEmpty {
+            zero(cursor, min(b.lowerBound, old.upperBound))
+            cursor = max(cursor, b.upperBound)
+        }
+        zero(cursor, old.upperBound)
+    }
+
+    private func zero(_ from: Int, _ to: Int) {
+        guard from < to else { return }
+        (red + from).update(repeating: 0, count: to - from)
+        (green + from).update(repeating: 0, count: to - from)
+        (blue + from).update(repeating: 0, count: to - from)
+        (alpha + from).update(repeating: 0, count: to - from)
+    }
+}
+
+/// One overlay's two most recent expanded rows: moving down the screen,
+/// row j + 1 of one screen row is row j of a later one.
+final class ExpandedRows {
+    private let slots: (ExpandedRow, ExpandedRow)
+
+    init(width: Int) {
+        slots = (ExpandedRow(width: width), ExpandedRow(width: width))
+    }
+
+    /// The slot holding grid row `j` of `frame`, expanded by `fill` when
+    /// neither holds it, into the slot not holding row `keep`.
+    @inline(__always)
+    func slot(for j: Int, keeping keep: Int, frame: FrameToken, fill: (ExpandedRow) -> Void) -> ExpandedRow {
+        if slots.0.row == j, slots.0.frame == frame { return slots.0 }
+        if slots.1.row == j, slots.1.frame == frame { return slots.1 }
+        let victim = slots.0.row == keep && slots.0.frame == frame ? slots.1 : slots.0
+        fill(victim)
+        victim.row = j
+        victim.frame = frame
+        return victim
+    }
+}
