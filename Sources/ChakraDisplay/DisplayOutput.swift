@@ -72,12 +72,16 @@ extension DisplayOutput {
 /// configuration file).
 public struct OutputOptions: Sendable {
     public enum DRMInterface: String, Sendable, CaseIterable { case auto, atomic, legacy }
+    /// Page flips where the driver has them (`auto`), or never (`off`):
+    /// draw into the buffer on screen and report the damage.
+    public enum PageFlips: String, Sendable, CaseIterable { case auto, off }
 
     public var device: String?
     public var connector: String?
     public var mode: ModeRequest?
     public var format: PixelFormat?
     public var drmInterface: DRMInterface = .auto
+    public var pageFlips: PageFlips = .auto
     public var headlessWidth = 1280
     public var headlessHeight = 720
     public var headlessPNGDirectory: String?

@@ -91,26 +91,8 @@ public final class FrameCompositor: @unchecked Sendable {
                 PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
             } else {
                 PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: s.packed)
-                scatter(s.packed, y: y, into: output)
+                output.scatter(packedRow: s.packed, y: y)
             }
-        }
-    }
-
-    /// Copies a packed frame row to its place in rotated memory, where
-    /// consecutive pixels are a row apart (90°, 270°) or run backwards (180°).
-    private func scatter(_ packed: UnsafeMutableRawPointer, y: Int, into output: PixelBuffer) {
-        let (start, step) = output.address(x: 0, y: y)
-        var target = start
-        switch output.format.bytesPerPixel {
-        case 4:
-            let source = packed.assumingMemoryBound(to: UInt32.self)
-            for x in 0..<output.width { target.storeBytes(of: source[x], as: UInt32.self); target += step }
-        case 2:
-            let source = packed.assumingMemoryBound(to: UInt16.self)
-            for x in 0..<output.width { target.storeBytes(of: source[x], as: UInt16.self); target += step }
-        default:
-            let bpp = output.format.bytesPerPixel
-            for x in 0..<output.width { target.copyMemory(from: packed + x * bpp, byteCount: bpp); target += step }
         }
     }
 

@@ -134,3 +134,24 @@ public final class FrameBuffer: @unchecked Sendable {
         return out
     }
 }
+
+extension PixelBuffer {
+    /// Copies frame row y, packed in this buffer's format, to its place in
+    /// rotated memory, where consecutive pixels are a row apart (90°, 270°)
+    /// or run backwards (180°).
+    func scatter(packedRow packed: UnsafeMutableRawPointer, y: Int) {
+        let (start, step) = address(x: 0, y: y)
+        var target = start
+        switch format.bytesPerPixel {
+        case 4:
+            let source = packed.assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { target.storeBytes(of: source[x], as: UInt32.self); target += step }
+        case 2:
+            let source = packed.assumingMemoryBound(to: UInt16.self)
+            for x in 0..<width { target.storeBytes(of: source[x], as: UInt16.self); target += step }
+        default:
+            let bpp = format.bytesPerPixel
+            for x in 0..<width { target.copyMemory(from: packed + x * bpp, byteCount: bpp); target += step }
+        }
+    }
+}

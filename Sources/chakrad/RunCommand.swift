@@ -70,6 +70,10 @@ struct RunCommand: ParsableCommand {
             transform: { try optionValue($0) { OutputOptions.DRMInterface(rawValue: $0.lowercased()) } })
     var drmApi: OutputOptions.DRMInterface = .auto
 
+    @Option(help: ArgumentHelp("DRM page flips: auto, or off (draw into the buffer on screen and report damage).", visibility: .hidden),
+            transform: { try optionValue($0) { OutputOptions.PageFlips(rawValue: $0.lowercased()) } })
+    var drmPageFlips: OutputOptions.PageFlips = .auto
+
     @Option(help: ArgumentHelp("Debug: freeze scene time at this many seconds (compare the screen with `chakrad render --time`).", valueName: "seconds"))
     var pinTime: Double?
 
@@ -101,6 +105,7 @@ struct RunCommand: ParsableCommand {
         c.outputOptions.mode = mode
         c.outputOptions.format = format
         c.outputOptions.drmInterface = drmApi
+        c.outputOptions.pageFlips = drmPageFlips
         c.outputOptions.headlessWidth = headlessSize.width
         c.outputOptions.headlessHeight = headlessSize.height
         c.outputOptions.headlessPNGDirectory = headlessPngDir

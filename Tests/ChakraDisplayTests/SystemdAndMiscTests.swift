@@ -134,6 +134,15 @@ struct MiscLogicTests {
         #expect(FlipRecovery.regainMaster.delay(refreshInterval: 0.02) == 1)
     }
 
+    @Test func flipsUnsupportedOnlyWhenTheDriverSaysSo() {
+        #expect(FlipRecovery.flipsUnsupported(errno: EOPNOTSUPP, rejectionsAfterGoodModeset: 0))
+        // EINVAL once may be a display unplugged between modeset and flip.
+        #expect(!FlipRecovery.flipsUnsupported(errno: EINVAL, rejectionsAfterGoodModeset: 1))
+        #expect(FlipRecovery.flipsUnsupported(errno: EINVAL, rejectionsAfterGoodModeset: 2))
+        #expect(!FlipRecovery.flipsUnsupported(errno: EBUSY, rejectionsAfterGoodModeset: 5))
+        #expect(!FlipRecovery.flipsUnsupported(errno: EACCES, rejectionsAfterGoodModeset: 5))
+    }
+
     @Test func failureLogIsRateLimited() {
         var counter = FailureCounter()
         var logged: [Int] = []

@@ -13,6 +13,14 @@ import Logging
 /// rather than a flip, so the screen goes from the console to the scene
 /// with no black frame.
 ///
+/// Drivers without page flips (the flip says EOPNOTSUPP, or EINVAL again
+/// right after a good modeset), or `pageFlips = off`: frames are drawn into
+/// the buffer on screen, and drmModeDirtyFB tells the driver which buffer
+/// changed. Drivers that copy the buffer to the real screen themselves
+/// (virtio-gpu to the host, USB displays) show nothing new without it;
+/// those that scan the buffer out directly say ENOSYS, and are not asked
+/// again. This can tear; it beats a frozen screen.
+///
 /// Ownership: owns the device, the buffers, the modesetter and the uevent
 /// monitor; `close()` puts back the CRTCs it took. Used from the frame
 /// loop's thread only.
@@ -45,6 +53,12 @@ public final class DRMOutput: DisplayOutput {
     var redrawRequested = false
     var failures = FailureCounter()
     var closed = false
+    /// Drawing into the buffer on screen (no page flips).
+    var drawsOnScreen: Bool
+    var lastPresentWasModeset = false
+    /// Flips refused with EINVAL right after a modeset that worked, in a row.
+    var flipRejections = 0
+    var dirtyUnsupported = false
 
     /// Opens the asked device, or the first /dev/dri/card* that can light a
     /// connector; the error names each device and why it could not.
@@ -76,6 +90,7 @@ public final class DRMOutput: DisplayOutput {
         let pipeline = KMSPipeline(choice: choice, rawMode: probe.rawModes[choice.connector.id]![choice.mode.index])
         (self.device, self.options, self.logger, self.atomic, self.pipeline, self.format) = (device, options, logger, atomic, pipeline, format)
         modesetter = Self.makeModesetter(device: device, pipeline: pipeline, atomic: atomic, logger: logger)
+        drawsOnScreen = options.pageFlips == .off
         buffers = try (0..<2).map { _ in try DumbBuffer(device: device, width: choice.mode.width, height: choice.mode.height, format: format) }
         isVBlankTimed = Self.hasVBlankTimestamps(device: device, crtcID: choice.crtcID)
         do { uevents = try UeventMonitor() } catch {
@@ -122,7 +137,7 @@ public final class DRMOutput: DisplayOutput {
 
     public var summary: String {
         "drm \(device.path) \(pipeline.choice.connector.name) \(pipeline.choice.mode) \(format.rawValue) \(modesetter.name)"
-            + (isVBlankTimed ? "" : ", no vblank timestamps")
+            + (isVBlankTimed ? "" : ", no vblank timestamps") + (drawsOnScreen ? ", no page flips (damage reports)" : "")
     }
     public var width: Int { pipeline.width }
     public var height: Int { pipeline.height }
@@ -136,34 +151,68 @@ public final class DRMOutput: DisplayOutput {
 
     public var isWaitingForDisplay: Bool { !connected }
 
-    public func drawBuffer() -> PixelBuffer { buffers[back].pixels }
+    /// The buffer the next frame is drawn into: the back buffer, or the one
+    /// on screen when there are no page flips.
+    var drawIndex: Int { drawsOnScreen ? onScreen ?? back : back }
+
+    public func drawBuffer() -> PixelBuffer { buffers[drawIndex].pixels }
 
     public func frontBuffer() -> PixelBuffer? { onScreen.map { buffers[$0].pixels } }
 
     public func present() -> Presentation? {
         guard isReady else { return nil }
-        let framebuffer = buffers[back].framebufferID
+        let drawn = drawIndex
+        let framebuffer = buffers[drawn].framebufferID
         if needsModeset {
             do { try modesetter.modeset(framebuffer: framebuffer) } catch {
                 failed(error, doing: "modeset \(pipeline.choice.connector.name) \(pipeline.choice.mode)")
                 return nil
             }
             needsModeset = false
+            lastPresentWasModeset = true
             recovered()
-            swapBuffers()
+            show(drawn)
             return Presentation(timestamp: nil)
         }
+        defer { lastPresentWasModeset = false }
+        if drawsOnScreen { return reportDamage(framebuffer) }
         do { try modesetter.flip(to: framebuffer, userData: events.userData) } catch {
+            flipRejections = lastPresentWasModeset && error.errno == EINVAL ? flipRejections + 1 : 0
+            if FlipRecovery.flipsUnsupported(errno: error.errno, rejectionsAfterGoodModeset: flipRejections) {
+                logger.warning("drm: page flips not supported (\(error)); drawing into the buffer on screen with damage reports (drmModeDirtyFB); frames may tear")
+                drawsOnScreen = true
+                redrawRequested = true
+                return nil
+            }
             failed(error, doing: "page flip")
             return nil
         }
+        flipRejections = 0
         flipPendingSince = MonotonicClock.now()
         return nil
     }
 
-    func swapBuffers() {
-        onScreen = back
-        back = (back + 1) % buffers.count
+    /// The buffer on screen was redrawn: tell the driver (the whole frame).
+    private func reportDamage(_ framebuffer: UInt32) -> Presentation? {
+        guard !dirtyUnsupported else { return Presentation(timestamp: nil) }
+        if drmModeDirtyFB(device.fd, framebuffer, nil, 0) != 0 {
+            let code = errno
+            if code == ENOSYS || code == EOPNOTSUPP {
+                dirtyUnsupported = true
+                logger.info("drm: the driver scans out the buffer directly (no damage reports needed)")
+            } else {
+                failed(SystemError(call: "drmModeDirtyFB", errno: code), doing: "damage report")
+                return nil
+            }
+        }
+        recovered()
+        return Presentation(timestamp: nil)
+    }
+
+    /// `index` is on screen now; with page flips the other buffer is next.
+    func show(_ index: Int) {
+        onScreen = index
+        back = (index + 1) % buffers.count
     }
 
     public func handleReadable(descriptor: Int32, now: Double) -> Presentation? {
@@ -176,7 +225,7 @@ public final class DRMOutput: DisplayOutput {
         guard events.dispatch(fd: device.fd), flipPendingSince != nil else { return nil }
         flipPendingSince = nil
         recovered()
-        swapBuffers()
+        show(back)
         return Presentation(timestamp: isVBlankTimed ? events.timestamp : nil)
     }
 

@@ -23,6 +23,15 @@ public enum FlipRecovery: Equatable, Sendable {
         }
     }
 
+    /// A flip failure that means the driver cannot flip at all: it says so
+    /// (EOPNOTSUPP), or says EINVAL to the first flip after a modeset that
+    /// worked (so the configuration itself is fine), and again after the
+    /// reprobe and modeset that follow (once could be a display unplugged
+    /// between the two).
+    public static func flipsUnsupported(errno code: Int32, rejectionsAfterGoodModeset: Int) -> Bool {
+        code == EOPNOTSUPP || (code == EINVAL && rejectionsAfterGoodModeset >= 2)
+    }
+
     /// Seconds before trying again.
     public func delay(refreshInterval: Double) -> Double {
         switch self {

@@ -8,7 +8,9 @@
 #   - a crash (SIGSEGV): KD_TEXT all the same (the crash handler), and the
 #     console's picture back;
 #   - the low-power form turned 180° is `chakrad render --low-power`, turned;
-#   - flips at the display's refresh (undrawn), and the heart animates.
+#   - flips at the display's refresh (undrawn), and the heart animates;
+#   - with page flips off, frames drawn into the buffer on screen show up
+#     (drmModeDirtyFB): the screen keeps changing.
 set -euo pipefail
 # shellcheck source=tests/vm/cases/display-host.bash
 source "$(dirname "$0")/display-host.bash"
@@ -29,4 +31,5 @@ same_image "after a crash: the console as before" "$dir/console-after-crash.png"
 reference "$dir/heart-low-power-rot180.png" "$size" 7.25 180 --low-power
 same_image "low power, rotation 180" "$dir/drm-low-power-rot180.png" "$dir/heart-low-power-rot180.png"
 display_check_rates "$dir"
+changed_image "no page flips: the screen follows the frames (damage reports)" "$dir/noflip-b.png" "$dir/noflip-a.png"
 vm_finish

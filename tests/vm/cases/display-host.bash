@@ -55,6 +55,21 @@ same_image() {
     fi
 }
 
+# changed_image WHAT SHOT EARLIER: the screen moved on since EARLIER (over
+# 1% of the pixels changed by more than 8 levels): frames reach the screen.
+changed_image() {
+    local what=$1 shot=$2 earlier=$3 report
+    if [[ ! -e $shot || ! -e $earlier ]]; then
+        vm_fail "$what: no screendump $shot or $earlier"
+        return
+    fi
+    if report=$(python3 "$COMPARE_IMAGES" "$shot" "$earlier" --tolerance 8 --max-bad-fraction 0.01 2>&1); then
+        vm_fail "$what: the screen did not change ($report)"
+    else
+        vm_pass "$what ($report)"
+    fi
+}
+
 # different_image WHAT SHOT REFERENCE: the screen is clearly not the
 # reference (another size, or a mean difference over 10 levels).
 different_image() {

@@ -1,0 +1,84 @@
+import ChakraMotion
+
+/// How a scene change looks: a cut, or a crossfade (SPEC §1).
+public enum TransitionStyle: String, Sendable, CaseIterable {
+    case cut, crossfade
+}
+
+/// How much of the incoming scene shows during a crossfade, over wall
+/// time. Pure: no clock, no frames.
+///
+/// The amount follows a spring from 0 to 1: SwiftUI's `howruSmooth`
+/// (response 0.5 s, damping fraction 0.8) by default, or the same damping
+/// with the asked duration as the response. The spring overshoots by about
+/// 1.5%; the amount is clamped to [0, 1], so the picture never passes the
+/// new scene. With reduce motion it is a plain linear fade of 0.3 s instead
+/// (seeds/motion-design-system.md: no spring motion under reduce motion).
+///
+/// A switch back to the scene being left retargets the spring to 0 from
+/// where it is, velocity kept (`reverse`).
+public struct Crossfade: Sendable {
+    public static let defaultResponse = 0.5
+    public static let dampingFraction = 0.8
+    public static let reducedMotionDuration = 0.3
+
+    private enum Curve: Sendable {
+        case spring(SpringAnimation<Double>)
+        case linear(start: Double, duration: Double, from: Double, to: Double)
+    }
+    private var curve: Curve
+
+    /// A crossfade starting at `time`; `duration` is the spring's response
+    /// (nil: howruSmooth's 0.5 s).
+    public init(at time: Double, duration: Double? = nil, reduceMotion: Bool = false) {
+        if reduceMotion {
+            curve = .linear(start: time, duration: Self.reducedMotionDuration, from: 0, to: 1)
+        } else {
+            let spring = Spring(response: duration ?? Self.defaultResponse, dampingFraction: Self.dampingFraction)
+            curve = .spring(SpringAnimation(spring: spring, from: 0, to: 1, startTime: time))
+        }
+    }
+
+    /// The share of the incoming scene at `time`, in [0, 1].
+    public func amount(at time: Double) -> Double {
+        let raw: Double
+        switch curve {
+        case .spring(let animation): raw = animation.value(at: time)
+        case .linear(let start, let duration, let from, let to):
+            let progress = duration > 0 ? min(max((time - start) / duration, 0), 1) : 1
+            raw = from + (to - from) * progress
+        }
+        return min(max(raw, 0), 1)
+    }
+
+    /// Where the fade is heading: 1 (the incoming scene) or 0 (back).
+    public var target: Double {
+        switch curve {
+        case .spring(let animation): animation.target
+        case .linear(_, _, _, let to): to
+        }
+    }
+
+    /// True once the picture no longer changes: the spring has settled
+    /// (within 1/1000, under half an output level) or the fade has ended.
+    public func isFinished(at time: Double) -> Bool {
+        switch curve {
+        case .spring(let animation): animation.isSettled(at: time)
+        case .linear(let start, let duration, _, _): time >= start + duration
+        }
+    }
+
+    /// Head back toward the scene being left (or forward again), from the
+    /// current amount and velocity.
+    public mutating func reverse(at time: Double) {
+        let newTarget = 1 - target
+        switch curve {
+        case .spring(var animation):
+            animation.retarget(to: newTarget, at: time)
+            curve = .spring(animation)
+        case .linear:
+            let now = amount(at: time)
+            curve = .linear(start: time, duration: Self.reducedMotionDuration * abs(newTarget - now), from: now, to: newTarget)
+        }
+    }
+}
