@@ -6,8 +6,8 @@ import Foundation
 ///
 /// Layers bottom to top: background, dotted grid, floats 1-4, decorative
 /// circles 1-2. All but the grid are soft (σ ≥ 40u), so they are painted
-/// together on one opaque coarse base; the grid's sharp dots are factor-1
-/// overlay strips. The grid lies *under* the floats, yet its strips are
+/// together on one opaque coarse base; the grid's sharp dots are small
+/// factor-1 overlays. The grid lies *under* the floats, yet its dots are
 /// composited over the base. That is exact: with B the background, G the
 /// grid (alpha αG) and T the floats and circles composited together,
 ///

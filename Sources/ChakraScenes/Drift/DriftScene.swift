@@ -9,9 +9,9 @@ import ChakraRaster
 /// How a frame is made (see `DriftLayers` and docs/renderer.md): every
 /// element but the grid is blurred by σ ≥ 40u, analytically
 /// (`BlurredGradientDisc`), and painted on one opaque coarse base (about 3
-/// grid cells per σ; 1.5 in low power); the grid's dots are factor-1
-/// overlay strips; the compositor's final pass upsamples the base and
-/// blends the strips in one pass per row.
+/// grid cells per σ; 1.5 in low power); the grid's dots are small
+/// factor-1 overlays; the compositor's final pass upsamples the base and
+/// blends the dots in one pass per row.
 ///
 /// Reduce motion shows the page with its animations off (floats at their
 /// anchors with their static opacities, circles in their boxes); low power
@@ -36,7 +36,7 @@ public final class DriftScene: Scene, @unchecked Sendable {
         self.settings = settings
         state = settings.reduceMotion ? motion.restingState() : motion.state(at: 0)
         layers = DriftLayers(width: width, height: height, cellsPerSigma: settings.lowPower ? 1.5 : 3)
-        frame = SoftFrame(width: width, base: layers.base, overlays: layers.dots?.strips ?? [], threads: threads)
+        frame = SoftFrame(width: width, base: layers.base, overlays: layers.dots?.surfaces ?? [], threads: threads)
     }
 
     public func render(time: Double, into output: PixelBuffer) {
