@@ -2,23 +2,27 @@
 /// backgrounds) as overlay surfaces for the final pass.
 ///
 /// The dots are sharp, so unlike the soft layers they live at factor 1,
-/// one small surface per dot: the compositor then touches only the dots'
-/// own pixels. (One screen-wide strip per row of dots was tried first: the
-/// compositor expands a strip's whole width at factor 1, a quarter of a
-/// 1080p drift frame; per-dot surfaces cost a bounds check per dot and row
-/// instead, a third of that.) Each dot's pixels hold its exact area
-/// coverage, computed once; per frame a scene may give each dot its own
-/// colour (`tint`), which rewrites only those pixels.
+/// one surface per column of dots: a few pixels wide and as tall as the
+/// column. The compositor visits every overlay on every output row, but
+/// skips a row without content after a bounds check, and blends only the
+/// column's few pixels on a dot's rows. (Screen-wide strips, one per row of
+/// dots, were tried first: the compositor expands a strip's whole width at
+/// factor 1, a quarter of a 1080p drift frame. One surface per dot was
+/// next: a bounds check per dot and row, a sixth of the frame.) Each dot's
+/// pixels hold its exact area coverage, computed once; per frame a scene
+/// may give each dot its own colour (`tint`), which rewrites only those
+/// pixels.
 ///
 /// Ownership: created for one screen size; owns its surfaces and coverage
 /// for its lifetime. `tint` must not run during a final pass that reads
 /// the surfaces.
 public final class DotLattice: @unchecked Sendable {
-    /// One dot: its centre in screen pixels; `surfaces[i]` is dot i's.
+    /// One dot: its centre in screen pixels, and where its pixels are.
     public struct Dot: Sendable {
         public var centre: Point
-        /// Where its coverage starts in `coverage` (its surface's pixels in order).
-        var offset: Int
+        /// Index into `surfaces` (its column), its first and last grid row
+        /// there, and where its coverage starts in `coverage`.
+        var surface: Int, firstRow: Int, lastRow: Int, offset: Int
     }
 
     public let surfaces: [Surface]
@@ -34,29 +38,39 @@ public final class DotLattice: @unchecked Sendable {
         let radius = diameter / 2
         let columns = Self.count(first: firstCentre.x, pitch: pitch, radius: radius, limit: width)
         let rows = Self.count(first: firstCentre.y, pitch: pitch, radius: radius, limit: height)
-        var surfaces: [Surface] = [], dots: [Dot] = [], coverage: [Float] = []
+        func span(_ centre: Double, limit: Int) -> ClosedRange<Int>? {
+            let low = max(0, Int((centre - radius).rounded(.down))), high = min(limit - 1, Int((centre + radius).rounded(.up)) - 1)
+            return low <= high ? low...high : nil
+        }
+        // Each row of dots: its pixel rows and its centre's y.
+        var rowSpans: [(rows: ClosedRange<Int>, y: Double)] = []
         for j in 0..<rows {
             let cy = firstCentre.y + Double(j) * pitch
-            let top = max(0, Int((cy - radius).rounded(.down))), bottom = min(height - 1, Int((cy + radius).rounded(.up)) - 1)
-            guard top <= bottom else { continue }
-            for i in 0..<columns {
-                let cx = firstCentre.x + Double(i) * pitch
-                let left = max(0, Int((cx - radius).rounded(.down))), right = min(width - 1, Int((cx + radius).rounded(.up)) - 1)
-                guard left <= right else { continue }
-                let surface = Surface(capacityWidth: right - left + 1, capacityHeight: bottom - top + 1)
-                surface.place(width: right - left + 1, height: bottom - top + 1, originX: left, originY: top, factor: 1)
-                dots.append(Dot(centre: Point(cx, cy), offset: coverage.count))
-                for y in top...bottom {
-                    for x in left...right {
+            if let ys = span(cy, limit: height) { rowSpans.append((ys, cy)) }
+        }
+        var surfaces: [Surface] = [], dots: [Dot] = [], coverage: [Float] = []
+        for i in 0..<columns {
+            let cx = firstCentre.x + Double(i) * pitch
+            guard let xs = span(cx, limit: width), let first = rowSpans.first, let last = rowSpans.last else { continue }
+            let top = first.rows.lowerBound, bottom = last.rows.upperBound
+            let surface = Surface(capacityWidth: xs.count, capacityHeight: bottom - top + 1)
+            surface.place(width: xs.count, height: bottom - top + 1, originX: xs.lowerBound, originY: top, factor: 1)
+            surface.clear()
+            for (ys, cy) in rowSpans {
+                dots.append(Dot(centre: Point(cx, cy), surface: surfaces.count, firstRow: ys.lowerBound - top, lastRow: ys.upperBound - top,
+                                offset: coverage.count))
+                for y in ys {
+                    for x in xs {
                         let c = Float(Self.circleCoverage(centre: Point(cx, cy), radius: radius, pixelX: x, pixelY: y))
                         coverage.append(c)
-                        surface[x - left, y - top] = RGBA(repeating: c)
+                        surface[x - xs.lowerBound, y - top] = RGBA(repeating: c)
                     }
                 }
-                // Extents from the coverage: they hold for any opaque tint.
-                surface.updateRowExtents(threshold: 0)
-                surfaces.append(surface)
             }
+            // Extents from the coverage: they hold for any opaque tint, and
+            // rows between dots are empty.
+            surface.updateRowExtents(threshold: 0)
+            surfaces.append(surface)
         }
         self.surfaces = surfaces
         self.dots = dots
@@ -74,10 +88,11 @@ public final class DotLattice: @unchecked Sendable {
     /// row extents exact). Allocates nothing.
     public func tint(opacity: Float, _ color: (Dot) -> RGBA) {
         coverage.withUnsafeBufferPointer { cover in
-            for (dot, surface) in zip(dots, surfaces) {
+            for dot in dots {
                 let c = color(dot) * opacity
-                let pixels = surface.pixels
-                for index in 0..<(surface.width * surface.height) { pixels[index] = c * cover[dot.offset + index] }
+                let surface = surfaces[dot.surface]
+                let pixels = surface.row(dot.firstRow)
+                for index in 0..<((dot.lastRow - dot.firstRow + 1) * surface.width) { pixels[index] = c * cover[dot.offset + index] }
             }
         }
     }

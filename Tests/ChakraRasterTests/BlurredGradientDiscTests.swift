@@ -96,20 +96,24 @@ struct DotLatticeTests {
     func layout() {
         let lattice = DotLattice(width: 200, height: 120, pitch: 50, diameter: 1.5, firstCentre: Point(0.75, 0.75))
         // Columns at x = 0.75, 50.75, 100.75, 150.75; rows at y = 0.75, 50.75, 100.75.
-        #expect(lattice.dots.count == 12 && lattice.surfaces.count == 12)
+        #expect(lattice.dots.count == 12 && lattice.surfaces.count == 4)
         #expect(Set(lattice.dots.map(\.centre.x)) == [0.75, 50.75, 100.75, 150.75])
         #expect(Set(lattice.dots.map(\.centre.y)) == [0.75, 50.75, 100.75])
-        // Each dot's surface covers exactly the pixels it touches.
-        let index = lattice.dots.firstIndex { $0.centre == Point(100.75, 50.75) }!
-        let surface = lattice.surfaces[index]
-        #expect(surface.originX == 100 && surface.originY == 50 && surface.width == 2 && surface.height == 2 && surface.factor == 1)
+        // One surface per column of dots, covering exactly its pixels'
+        // columns, from the first dot's top row to the last dot's bottom.
+        let surface = lattice.surfaces[2]
+        #expect(surface.originX == 100 && surface.width == 2 && surface.originY == 0 && surface.height == 102 && surface.factor == 1)
+        // Rows between the dots are empty: the compositor skips them.
+        #expect(surface.rowFirst[0] == 0 && surface.rowLast[0] == 1)
+        #expect(surface.rowFirst[25] > surface.rowLast[25])
         let color = RGBA(0.2, 0.4, 0.6, 1)
         lattice.tint(opacity: 0.5) { _ in color }
         let c = DotLattice.circleCoverage(centre: Point(100.75, 50.75), radius: 0.75, pixelX: 101, pixelY: 51)
-        #expect(c > 0.1 && surface[1, 1] == color * Float(0.5 * c))
+        #expect(c > 0.1 && surface[1, 51] == color * Float(0.5 * c))
+        #expect(surface[1, 25] == .zero)
         // Dots cut by the screen's edge keep only their pixels on it.
         let edge = DotLattice(width: 51, height: 51, pitch: 50, diameter: 3, firstCentre: Point(0.5, 0.5))
         #expect(edge.surfaces.allSatisfy { $0.originX >= 0 && $0.originY >= 0 && $0.originX + $0.width <= 51 && $0.originY + $0.height <= 51 })
-        #expect(edge.surfaces.count == 4)
+        #expect(edge.dots.count == 4 && edge.surfaces.count == 2)
     }
 }
