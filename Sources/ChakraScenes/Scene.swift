@@ -55,11 +55,13 @@ public struct DesignLayout: Sendable, Equatable {
 
 /// Scenes by name, for the CLI and (later) the control socket.
 public enum SceneCatalog {
-    public static let names = ["heart"]
+    public static let names = ["heart", "drift", "calm"]
 
     public static func make(_ name: String, width: Int, height: Int, settings: RenderSettings, threads: Int = 1) -> Scene? {
         switch name {
         case HeartScene.name: HeartScene(width: width, height: height, settings: settings, threads: threads)
+        case DriftScene.name: DriftScene(width: width, height: height, settings: settings, threads: threads)
+        case CalmScene.name: CalmScene(width: width, height: height, settings: settings, threads: threads)
         default: nil
         }
     }
