@@ -29,6 +29,7 @@ final class SoftFrame: PartitionedJob, @unchecked Sendable {
     private let opacities: UnsafeMutableBufferPointer<Float>
     private let work = WorkCounter()
     private var phase = Phase.base
+    private var frame = FrameToken.none
     private var output: PixelBuffer?
     private unowned(unsafe) var painter: BasePainter?
 
@@ -37,7 +38,7 @@ final class SoftFrame: PartitionedJob, @unchecked Sendable {
         self.overlays = overlays
         pool = WorkerPool(threads: threads)
         let widest = overlays.reduce(base.width) { max($0, $1.width) }
-        compositor = FrameCompositor(maxWidth: width, maxGridWidth: widest + 4, threads: pool.threadCount)
+        compositor = FrameCompositor(maxWidth: width, maxGridWidth: widest + 4, threads: pool.threadCount, maxOverlays: overlays.count)
         // Overlays carry their opacity in their pixels.
         opacities = .allocate(capacity: max(overlays.count, 1))
         opacities.initialize(repeating: 1)
@@ -54,6 +55,7 @@ final class SoftFrame: PartitionedJob, @unchecked Sendable {
         work.reset()
         pool.run(self)
         phase = .compose
+        frame = compositor.beginFrame()
         work.reset()
         pool.run(self)
         self.output = nil
@@ -73,7 +75,7 @@ final class SoftFrame: PartitionedJob, @unchecked Sendable {
                 let start = work.take() * band
                 guard start < height else { break }
                 compositor.compose(base: base, overlays: list, opacities: opacityList,
-                                   into: output, rows: start..<min(start + band, height), slot: part)
+                                   into: output, rows: start..<min(start + band, height), slot: part, frame: frame)
             }
         }
     }

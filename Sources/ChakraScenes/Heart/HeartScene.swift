@@ -54,7 +54,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         opacities = .allocate(capacity: overlays.count)
         opacities.initialize(repeating: 0)
         pool = WorkerPool(threads: threads)
-        compositor = FrameCompositor(maxWidth: width, maxGridWidth: layers.maxGridWidth, threads: pool.threadCount)
+        compositor = FrameCompositor(maxWidth: width, maxGridWidth: layers.maxGridWidth, threads: pool.threadCount, maxOverlays: overlays.count)
     }
 
     deinit { opacities.deallocate() }
