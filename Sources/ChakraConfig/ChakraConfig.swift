@@ -27,7 +27,7 @@ public struct ChakraConfig: Sendable, Equatable {
         /// DRM connector name (HDMI-A-1); nil: the first connected one.
         public var connector: String?
         /// nil: the display's preferred mode.
-        public var mode: DisplayMode?
+        public var mode: DisplayModeSetting?
         /// Degrees clockwise: 0, 90, 180 or 270.
         public var rotation = 0
         /// Frame-rate cap; nil: the display's refresh.
@@ -168,7 +168,7 @@ public enum VirtualTerminalChoice: Sendable, Equatable, CustomStringConvertible 
 }
 
 /// "1920x1080" or "1920x1080@60" (the same grammar as `chakrad --mode`).
-public struct DisplayMode: Sendable, Equatable, CustomStringConvertible {
+public struct DisplayModeSetting: Sendable, Equatable, CustomStringConvertible {
     public var width: Int
     public var height: Int
     public var refresh: Double?
@@ -178,7 +178,7 @@ public struct DisplayMode: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// nil with the reason when `text` is not a mode.
-    public static func parse(_ text: String) -> Result<DisplayMode, ConfigProblem> {
+    public static func parse(_ text: String) -> Result<DisplayModeSetting, ConfigProblem> {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         let size = parts[0].lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count <= 2, size.count == 2, let w = Int(size[0]), let h = Int(size[1]) else {
@@ -187,11 +187,11 @@ public struct DisplayMode: Sendable, Equatable, CustomStringConvertible {
         guard (1...16384).contains(w), (1...16384).contains(h) else {
             return .failure(ConfigProblem("width and height must be 1...16384 (got '\(text)')"))
         }
-        guard parts.count == 2 else { return .success(DisplayMode(width: w, height: h)) }
+        guard parts.count == 2 else { return .success(DisplayModeSetting(width: w, height: h)) }
         guard let hz = Double(parts[1]), hz.isFinite, hz > 0, hz <= 1000 else {
             return .failure(ConfigProblem("the refresh must be a number of Hz in (0, 1000] (got '\(text)')"))
         }
-        return .success(DisplayMode(width: w, height: h, refresh: hz))
+        return .success(DisplayModeSetting(width: w, height: h, refresh: hz))
     }
 
     public var description: String {

@@ -36,7 +36,7 @@ public enum ConfigKeys {
         optionalString("display.connector", \.display.connector),
         ConfigKey(path: "display.mode", read: { config, value throws(ConfigProblem) in
             let text = try string(value)
-            config.display.mode = text.isEmpty ? nil : try DisplayMode.parse(text).get()
+            config.display.mode = text.isEmpty ? nil : try DisplayModeSetting.parse(text).get()
         }, write: { .string($0.display.mode?.description ?? "") }),
         int("display.rotation", \.display.rotation, allowed: [0, 90, 180, 270]),
         ConfigKey(path: "display.fps", read: { config, value throws(ConfigProblem) in

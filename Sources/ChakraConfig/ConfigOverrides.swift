@@ -5,7 +5,7 @@ public struct ConfigOverrides: Sendable, Equatable {
     public var output: OutputChoice?
     public var device: String?
     public var connector: String?
-    public var mode: DisplayMode?
+    public var mode: DisplayModeSetting?
     public var rotation: Int?
     public var fps: Double?
     public var vt: VirtualTerminalChoice?

@@ -35,6 +35,10 @@ public struct LoadedConfig: Sendable, Equatable {
     public var lines: SourceLines
     public var file: String?
 
+    public init(config: ChakraConfig, warnings: [ConfigIssue] = [], lines: SourceLines = SourceLines(""), file: String? = nil) {
+        (self.config, self.warnings, self.lines, self.file) = (config, warnings, lines, file)
+    }
+
     /// An issue about `key` at its line in this file.
     public func issue(key: String, _ message: String) -> ConfigIssue {
         ConfigIssue(file: file, line: lines.line(of: key), key: key, message: message)

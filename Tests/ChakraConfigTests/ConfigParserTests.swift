@@ -109,7 +109,7 @@ struct ConfigParserTests {
         let c = loaded.config
         #expect(c.reduceMotion)
         #expect(c.display.output == .drm && c.display.device == "/dev/dri/card1" && c.display.connector == "HDMI-A-1")
-        #expect(c.display.mode == DisplayMode(width: 1920, height: 1080, refresh: 59.94))
+        #expect(c.display.mode == DisplayModeSetting(width: 1920, height: 1080, refresh: 59.94))
         #expect(c.display.rotation == 270 && c.display.fps == 30 && c.display.vt == .number(2))
         #expect(c.display.backlight == .named("intel_backlight"))
         #expect(c.input.device == "/dev/input/event3" && c.input.rotation == 90 && !c.input.grab)
@@ -135,7 +135,7 @@ struct ConfigParserTests {
     /// same configuration back.
     @Test func entriesRoundTrip() throws {
         var c = ChakraConfig()
-        c.display.mode = DisplayMode(width: 800, height: 480)
+        c.display.mode = DisplayModeSetting(width: 800, height: 480)
         c.display.vt = .number(7)
         c.display.backlight = .disabled
         c.input.rotation = 180

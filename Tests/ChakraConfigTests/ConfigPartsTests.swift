@@ -46,22 +46,22 @@ struct ConfigPartsTests {
         overrides.fps = 50
         overrides.reduceMotion = true
         overrides.socket = ""
-        overrides.mode = DisplayMode(width: 640, height: 480)
+        overrides.mode = DisplayModeSetting(width: 640, height: 480)
         overrides.vt = .disabled
         let c = overrides.apply(to: file)
         #expect(c.display.fps == 50 && c.display.rotation == 90 && c.reduceMotion)
         #expect(c.control.socket == nil)
-        #expect(c.display.mode == DisplayMode(width: 640, height: 480) && c.display.vt == .disabled)
+        #expect(c.display.mode == DisplayModeSetting(width: 640, height: 480) && c.display.vt == .disabled)
         #expect(overrides.keys == ["display.mode", "display.fps", "display.vt", "reduce_motion", "control.socket"])
     }
 
     @Test func displayModes() throws {
-        #expect(try DisplayMode.parse("1920x1080").get() == DisplayMode(width: 1920, height: 1080))
-        #expect(try DisplayMode.parse("800X480@60").get() == DisplayMode(width: 800, height: 480, refresh: 60))
-        #expect(DisplayMode(width: 800, height: 480, refresh: 60).description == "800x480@60")
-        #expect(DisplayMode(width: 800, height: 480, refresh: 59.94).description == "800x480@59.94")
+        #expect(try DisplayModeSetting.parse("1920x1080").get() == DisplayModeSetting(width: 1920, height: 1080))
+        #expect(try DisplayModeSetting.parse("800X480@60").get() == DisplayModeSetting(width: 800, height: 480, refresh: 60))
+        #expect(DisplayModeSetting(width: 800, height: 480, refresh: 60).description == "800x480@60")
+        #expect(DisplayModeSetting(width: 800, height: 480, refresh: 59.94).description == "800x480@59.94")
         for bad in ["1920", "0x10", "10x99999", "10x10@0", "10x10@fast", "1x1@2@3", "axb"] {
-            #expect((try? DisplayMode.parse(bad).get()) == nil, "\(bad)")
+            #expect((try? DisplayModeSetting.parse(bad).get()) == nil, "\(bad)")
         }
     }
 
