@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "ChakraRasterTests", dependencies: ["ChakraRaster", "ChakraPNG"]),
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraRaster"]),
-        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig"]),
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraControlServer", "ChakraPNG"]),

@@ -47,7 +47,7 @@ public final class Backlight {
 
     public func set(percent: Int) throws(BacklightError) {
         let text = "\(BrightnessScale.raw(percent: percent, max: maxBrightness))\n"
-        let fd = Glibc.open(brightnessPath, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = Glibc.open(brightnessPath, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw BacklightError("cannot open \(brightnessPath): \(String(cString: strerror(errno)))") }
         defer { Glibc.close(fd) }
         let written = text.withCString { Glibc.write(fd, $0, strlen($0)) }

@@ -23,6 +23,7 @@ public final class Daemon: Sendable {
         let start = MonotonicClock.now()
         // Before any thread exists (the scene's workers): see SignalSource.
         let signals = try SignalSource(signals: FrameLoop.signalsHandled)
+        control.publish(DaemonStatus(starting: configuration, at: start))
         let server = openControlSocket()
         defer {
             // First: no command arrives once the loop has stopped.

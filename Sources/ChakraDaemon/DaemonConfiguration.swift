@@ -49,6 +49,8 @@ public struct DaemonConfiguration: Sendable {
     /// The control socket; nil: none.
     public var control: ChakraConfig.Control?
     public var backlight: BacklightChoice = .disabled
+    /// Where backlights are (tests point it at a directory of their own).
+    public var backlightRoot = "/sys/class/backlight"
 
     public init() {}
 

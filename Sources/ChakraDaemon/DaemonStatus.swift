@@ -36,6 +36,18 @@ public struct DaemonStatus: Sendable, Equatable {
 
     public init() {}
 
+    /// What is known before the first frame: the configuration (so that
+    /// `get` and `status` answer right from the start).
+    init(starting configuration: DaemonConfiguration, at now: Double) {
+        scene = configuration.scene
+        settings = configuration.settings
+        rotation = configuration.rotation.rawValue
+        language = configuration.config.text.language
+        configFile = configuration.source.path
+        self.configuration = configuration.current
+        publishedAt = now
+    }
+
     /// The first word of the output summary: drm, fbdev, headless.
     public var outputKind: String { String(output.split(separator: " ").first ?? "") }
 

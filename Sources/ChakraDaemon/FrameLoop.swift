@@ -69,7 +69,7 @@ final class FrameLoop {
         poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors)
         vtActive = terminal?.isActive ?? true
         lastActivity = startTime
-        switch Backlight.open(configuration.backlight) {
+        switch Backlight.open(configuration.backlight, root: configuration.backlightRoot) {
         case .success(let found):
             backlight = found
             brightness = found?.percent
@@ -150,7 +150,6 @@ final class FrameLoop {
         scene = try Self.makeScene(sceneName, for: output, configuration: configuration)
         pacer = Self.makePacer(output: output, configuration: configuration)
         redraw = true
-        frameTimes = FrameTimes()
         logger.info("scene: \(sceneName) rebuilt at \(scene.width)x\(scene.height) (\(reason))")
     }
 
