@@ -21,10 +21,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "chakrad", targets: ["chakrad"]),
+        .executable(name: "chakractl", targets: ["chakractl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // TOML for /etc/chakra/chakra.toml (wraps toml++; no other dependency is built).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries, each behind a shim header.
@@ -61,12 +64,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Pure: the configuration model with its defaults, and its reading
+        // from TOML (keys, types, ranges, line numbers for errors).
+        .target(name: "ChakraConfig", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // Pure: the control protocol (requests, replies, events, error codes,
+        // JSON and line framing). No sockets; shared by chakrad and chakractl.
+        .target(name: "ChakraControl"),
+        // The control socket server: its own thread, poll(2), non-blocking
+        // Unix sockets, limits; hands parsed requests to a handler.
+        .target(
+            name: "ChakraControlServer",
+            dependencies: [
+                "ChakraControl", "ChakraDisplay",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The daemon: the frame loop that owns the output and the scene,
         // signals, readiness, and the command queue the control socket feeds.
         .target(
             name: "ChakraDaemon",
             dependencies: [
                 "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
+                "ChakraConfig", "ChakraControl", "ChakraControlServer",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -75,17 +94,28 @@ let package = Package(
             name: "chakrad",
             dependencies: [
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
-                "ChakraDisplay", "ChakraDaemon",
+                "ChakraDisplay", "ChakraDaemon", "ChakraConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The control client: one subcommand per protocol command.
+        .executableTarget(
+            name: "chakractl",
+            dependencies: [
+                "ChakraControl",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "ChakraRasterTests", dependencies: ["ChakraRaster", "ChakraPNG"]),
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraRaster"]),
-        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster"]),
-        .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
+        .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig"]),
+        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig"]),
+        .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraControlServer", "ChakraPNG"]),
+        .testTarget(name: "chakractlTests", dependencies: ["chakractl", "chakrad", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "ChakraScenesTests", dependencies: ["ChakraScenes", "ChakraRaster", "ChakraMotion", "ChakraPNG"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import ChakraConfig
+import ChakraControlServer
 import ChakraDisplay
 import Foundation
 import Logging
@@ -21,8 +23,12 @@ public final class Daemon: Sendable {
         let start = MonotonicClock.now()
         // Before any thread exists (the scene's workers): see SignalSource.
         let signals = try SignalSource(signals: FrameLoop.signalsHandled)
-        if let file = configuration.configFile {
-            logger.info("config: '\(file)' accepted; the configuration file is read from the next release on (options come from the command line)")
+        control.publish(DaemonStatus(starting: configuration, at: start))
+        let server = openControlSocket()
+        defer {
+            // First: no command arrives once the loop has stopped.
+            server?.stop()
+            if let path = server?.listener.path { logger.info("control: stopped listening on \(path)") }
         }
         let output = try OutputFactory.open(configuration.output, options: configuration.outputOptions, logger: logger)
         var terminal: VirtualTerminal?
@@ -47,7 +53,39 @@ public final class Daemon: Sendable {
             loop.publishStatus(now: now, notify: false)
             logger.info("stopped: \(loop.meter.totalFrames) frames presented in \(String(format: "%.1f", now - start)) s")
         }
+        defer { loop.restoreBacklight() }
         try loop.run()
+    }
+
+    /// The control socket, started: handed over by systemd (chakrad.socket),
+    /// else bound at [control] socket. A socket that cannot be made is logged
+    /// and the daemon runs without it: the screen matters more.
+    private func openControlSocket() -> ControlServer? {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let listener: ControlListener
+            if let activated = try ControlListener.activated(environment: environment) {
+                // sd_listen_fds(unset_environment: true): no thread exists yet.
+                for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
+                listener = activated
+                logger.info("control: listening on \(activated.path ?? "fd 3") (from systemd)")
+            } else if let settings = configuration.control, let path = settings.socket {
+                listener = try ControlListener.bind(path: path, mode: settings.mode, group: settings.group)
+                logger.info("control: listening on \(path) (mode 0\(String(settings.mode, radix: 8))\(settings.group.map { ", group " + $0 } ?? ""))")
+            } else {
+                return nil
+            }
+            let limits = ControlService.limits(configuration.control ?? ChakraConfig.Control())
+            let service = ControlService(control: control, source: configuration.source, logger: logger)
+            let server = try ControlServer(listener: listener, limits: limits, handler: service, logger: logger)
+            service.connect(server)
+            // Requests wait in the command queue until the loop runs.
+            server.start()
+            return server
+        } catch {
+            logger.error("control: \(error); running without the control socket")
+            return nil
+        }
     }
 
     private func describe(_ pacer: FramePacer) -> String {

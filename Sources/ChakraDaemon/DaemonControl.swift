@@ -1,91 +1,125 @@
+import ChakraConfig
 import ChakraDisplay
 import ChakraPNG
+import ChakraRaster
 import ChakraScenes
 import Synchronization
 
-/// What the control socket (next issue) can ask of the running loop. Each
-/// command is applied between two frames, on the loop's thread.
+/// What the control socket can ask of the running loop. Each command is
+/// applied between two frames, on the loop's thread; replies are called
+/// there too (and must only hand the result on).
 public enum DaemonCommand: Sendable {
     public typealias Reply<Value> = @Sendable (Result<Value, DaemonCommandError>) -> Void
 
-    /// Cut to another scene (transitions come with the scene manager).
-    case switchScene(String, reply: Reply<Void>)
+    /// Another scene. The transition is passed through; the loop cuts for
+    /// now (crossfades come with the scene manager).
+    case switchScene(String, transition: SceneTransition = SceneTransition(), reply: Reply<Void>)
     /// Freeze scene time (the still frame costs nothing); resume continues.
     case pause
     case resume
+    /// Pause or resume, answered once applied.
+    case playback(paused: Bool, reply: Reply<Void>)
     /// Reduce motion / low power: rebuilds the scene.
     case setSettings(RenderSettings)
+    /// reduce-motion, low-power, language or brightness, answered once applied.
+    case change(SettingChange, reply: Reply<Void>)
     /// The frame on screen, as RGB (memory layout, i.e. rotated as shown).
     case snapshot(reply: Reply<PNGImage.RGB>)
+    /// The frame on screen as a copy of its memory: the loop only copies,
+    /// the caller converts and encodes on its own thread.
+    case snapshotFrame(reply: Reply<FrameSnapshot>)
+    /// A configuration file read again (reload): applied as far as it can
+    /// be at run time.
+    case applyConfiguration(LoadedConfig, reply: Reply<ReloadReport>)
+    /// Someone is there (a control command now, touches later): the idle
+    /// timers start again and a dimmed or blank screen comes back.
+    case activity(reply: Reply<PowerState>?)
     /// Stop as on SIGTERM.
     case stop
+}
+
+/// How to change scenes; the loop cuts until the scene manager does more.
+public struct SceneTransition: Sendable, Equatable {
+    public var kind: TransitionKind
+    /// Seconds.
+    public var duration: Double
+
+    public init(kind: TransitionKind = .cut, duration: Double = 0) {
+        (self.kind, self.duration) = (kind, duration)
+    }
+}
+
+/// What `set` changes.
+public enum SettingChange: Sendable, Equatable {
+    case reduceMotion(Bool)
+    case lowPower(Bool)
+    case language(String)
+    /// Percent of the backlight's maximum.
+    case brightness(Int)
 }
 
 public enum DaemonCommandError: Error, Equatable, CustomStringConvertible {
     case unknownScene(String)
     case noFrameYet
+    /// This machine cannot (no backlight; the backlight refused).
+    case notSupported(String)
+    /// The configuration file does not fit this build (its own errors
+    /// name key and line).
+    case configInvalid(String)
 
     public var description: String {
         switch self {
-        case .unknownScene(let name): "unknown scene '\(name)'; known: \(SceneCatalog.names.joined(separator: ", "))"
+        case .unknownScene(let name): "no scene named '\(name)'; scenes: \(SceneCatalog.names.joined(separator: ", "))"
         case .noFrameYet: "no frame has been shown yet"
+        case .notSupported(let why), .configInvalid(let why): why
         }
     }
 }
 
-/// What the daemon is doing, for `status` and STATUS=.
-public struct DaemonStatus: Sendable, Equatable {
-    public var scene = ""
-    public var output = ""
-    /// The screen's size in pixels (memory, before rotation).
-    public var width = 0, height = 0
-    public var settings = RenderSettings()
-    public var paused = false
-    /// Every frame is the same (reduce motion): one was shown, no more.
-    public var still = false
-    public var vtActive = true
-    public var framesPresented = 0
-    public var fps = 0.0
-    public var uptime = 0.0
+/// Something that happened, for subscribers of the control socket. Sent
+/// from the loop's thread, at most a few a second (never per frame).
+public enum DaemonEvent: Sendable, Equatable {
+    case sceneChanged(scene: String, previous: String, transition: SceneTransition)
+    case settingsChanged(RenderSettings, language: String, brightness: Int?)
+    /// reason: "resized", "disconnected", "connected", "vt_away", "vt_back".
+    case displayChanged(reason: String, output: String, width: Int, height: Int)
+    case playbackChanged(paused: Bool)
+    case powerChanged(PowerState)
+    /// With the new [control] section (the server's limits).
+    case configReloaded(file: String?, report: ReloadReport, control: ChakraConfig.Control)
+}
 
-    /// The STATUS= line: "heart, 59.9 fps — drm /dev/dri/card0 Virtual-1 ...".
-    public var line: String {
-        var state = format1(fps) + " fps"
-        if paused { state = "paused" } else if !vtActive { state = "VT switched away" } else if still { state = "still" }
-        let modes = [settings.reduceMotion ? "reduce-motion" : nil, settings.lowPower ? "low-power" : nil].compactMap { $0 }
-        return "\(scene)\(modes.isEmpty ? "" : " (" + modes.joined(separator: ", ") + ")"), \(state) — \(output)"
-    }
+/// The frame on screen, copied: its memory and how to read it. Converting
+/// and encoding happen off the loop's thread.
+public struct FrameSnapshot: Sendable {
+    public let frame: FrameBuffer
+    /// The scene's rotation into the memory.
+    public let rotation: Rotation
 
-    /// key=value lines for --stats-file.
-    public var keyValues: String {
-        """
-        scene=\(scene)
-        output=\(output)
-        size=\(width)x\(height)
-        frames=\(framesPresented)
-        fps=\(format1(fps))
-        paused=\(paused)
-        still=\(still)
-        vt_active=\(vtActive)
-        reduce_motion=\(settings.reduceMotion)
-        low_power=\(settings.lowPower)
-        uptime=\(format1(uptime))
-
-        """
-    }
-
-    private func format1(_ value: Double) -> String {
-        let tenths = (value * 10).rounded()
-        return "\(Int(tenths) / 10).\(abs(Int(tenths)) % 10)"
+    /// 8-bit RGB, turned back to the scene's orientation (as a person
+    /// in front of the panel sees it).
+    public func rgb() -> PNGImage.RGB {
+        let view = frame.pixels.rotated(rotation)
+        var bytes = [UInt8](repeating: 0, count: view.width * view.height * 3)
+        for y in 0..<view.height {
+            for x in 0..<view.width {
+                let c = view.rgb(x: x, y: y)
+                let i = (y * view.width + x) * 3
+                (bytes[i], bytes[i + 1], bytes[i + 2]) = (c.x, c.y, c.z)
+            }
+        }
+        return PNGImage.RGB(width: view.width, height: view.height, bytes: bytes)
     }
 }
 
 /// The thread-safe door into the frame loop: any thread may `send` a
-/// command (it wakes the loop through an eventfd) or read the `status`.
-/// The loop drains the queue between frames. Lives as long as the daemon.
+/// command (it wakes the loop through an eventfd) or read the `status`,
+/// and listen to events. The loop drains the queue between frames. Lives
+/// as long as the daemon.
 public final class DaemonControl: Sendable {
     private let queue = Mutex<[DaemonCommand]>([])
     private let published = Mutex(DaemonStatus())
+    private let listeners = Mutex<[@Sendable (DaemonEvent) -> Void]>([])
     let wakeup: Wakeup
 
     init() throws {
@@ -100,6 +134,16 @@ public final class DaemonControl: Sendable {
     public var status: DaemonStatus { published.withLock { $0 } }
 
     func publish(_ status: DaemonStatus) { published.withLock { $0 = status } }
+
+    /// Calls `listener` with every event from now on, on the loop's thread:
+    /// it must only hand the event on.
+    public func onEvent(_ listener: @escaping @Sendable (DaemonEvent) -> Void) {
+        listeners.withLock { $0.append(listener) }
+    }
+
+    func emit(_ event: DaemonEvent) {
+        for listener in listeners.withLock({ $0 }) { listener(event) }
+    }
 
     /// Loop thread: the commands sent since the last call.
     func takeCommands() -> [DaemonCommand] {

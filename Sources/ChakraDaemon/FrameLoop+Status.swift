@@ -19,6 +19,7 @@ extension FrameLoop {
 
     /// Runs every loop turn: the fps period, the idle watchdog.
     func periodic(now: Double) {
+        updatePower(now: now)
         if idleByDesign { feedWatchdog(now: now) }
         guard firstFrameShown, now >= nextStatus else { return }
         nextStatus = now + meter.period
@@ -37,6 +38,17 @@ extension FrameLoop {
         status.framesPresented = meter.totalFrames
         status.fps = meter.rate
         status.uptime = now - startTime
+        status.publishedAt = now
+        status.refreshRate = output.refreshInterval.map { 1 / $0 }
+        status.rotation = configuration.rotation.rawValue
+        status.fpsTarget = 1 / pacer.frameInterval
+        status.frameTimes = frameTimes.summary
+        status.language = configuration.config.text.language
+        status.brightness = brightness
+        status.backlight = backlight?.name
+        status.power = power
+        status.configFile = configuration.source.path
+        status.configuration = configuration.current
         return status
     }
 
@@ -57,5 +69,18 @@ extension FrameLoop {
         } catch {
             logger.warning("stats file \(path): \(error)")
         }
+    }
+
+    /// Something happened; subscribers hear of it at the end of this turn.
+    func emit(_ event: DaemonEvent) {
+        pendingEvents.append(event)
+    }
+
+    /// Publishes the status, then the events of this turn.
+    func flushEvents() {
+        guard !pendingEvents.isEmpty else { return }
+        publishStatus(now: MonotonicClock.now(), notify: false)
+        for event in pendingEvents { control.emit(event) }
+        pendingEvents.removeAll(keepingCapacity: true)
     }
 }

@@ -33,6 +33,8 @@ final class FrameLoop {
     var clock: SceneClock
     var pacer: FramePacer
     var meter = FrameRateMeter()
+    /// Drawing times of the last frames, for `status`.
+    var frameTimes = FrameTimes()
     let poller: Poller
     let outputDescriptors: [Int32]
 
@@ -45,6 +47,16 @@ final class FrameLoop {
     var nextWatchdog = 0.0
     var nextStatus = 0.0
 
+    // Idle timers, dimming and blanking (FrameLoop+Power).
+    let backlight: Backlight?
+    /// The brightness asked for, in percent (dimming is relative to it).
+    var brightness: Int?
+    var power = PowerState.normal
+    var lastActivity: Double
+    var waitingForDisplay = false
+    /// Events of this loop turn, sent once the status shows them.
+    var pendingEvents: [DaemonEvent] = []
+
     init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
          notifier: SystemdNotifier?, configuration: DaemonConfiguration, startTime: Double, logger: Logger) throws {
         (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
@@ -56,6 +68,16 @@ final class FrameLoop {
         outputDescriptors = output.pollDescriptors
         poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors)
         vtActive = terminal?.isActive ?? true
+        lastActivity = startTime
+        switch Backlight.open(configuration.backlight, root: configuration.backlightRoot) {
+        case .success(let found):
+            backlight = found
+            brightness = found?.percent
+            if let found { logger.info("backlight: \(found.name) at \(brightness.map { "\($0)%" } ?? "an unknown level")") }
+        case .failure(let error):
+            backlight = nil
+            logger.warning("\(error); dimming and `set brightness` are off")
+        }
         if !vtActive {
             logger.info("vt: /dev/tty\(terminal!.number) is not in front; waiting to be switched to")
             output.suspend()
@@ -76,8 +98,9 @@ final class FrameLoop {
         FramePacer(fpsCap: configuration.effectiveFPSCap, refreshInterval: output.refreshInterval, vblankTimed: output.isVBlankTimed)
     }
 
-    /// Frames change over time (not a still scene, not paused or pinned).
-    var animating: Bool { !scene.isStill && !clock.isFrozen }
+    /// Frames change over time (not a still scene, not paused or pinned,
+    /// not blanked).
+    var animating: Bool { !scene.isStill && !clock.isFrozen && power != .blanked }
 
     /// Whether a frame is wanted at all now, regardless of timing.
     var wantsFrame: Bool { vtActive && output.isReady && (redraw || animating) }
@@ -92,8 +115,10 @@ final class FrameLoop {
                 now = MonotonicClock.now()
             }
             periodic(now: now)
+            flushEvents()
             try poller.wait(timeout: nextWake(now: now).map { max(0, $0 - now) })
             handleReadable()
+            flushEvents()
         }
     }
 
@@ -101,10 +126,17 @@ final class FrameLoop {
     func drawFrame(now: Double) throws {
         if !sceneFits() {
             try rebuildScene(reason: "the output is now \(output.width)x\(output.height)")
+            displayChanged("resized")
         }
         let shownAt = pacer.beginFrame(now: now)
-        let buffer = output.drawBuffer().rotated(configuration.rotation)
-        if !configuration.presentOnly { scene.render(time: clock.time(at: shownAt), into: buffer) }
+        let memory = output.drawBuffer()
+        if power == .blanked {
+            Self.clear(memory)
+        } else if !configuration.presentOnly {
+            let start = MonotonicClock.now()
+            scene.render(time: clock.time(at: shownAt), into: memory.rotated(configuration.rotation))
+            frameTimes.record((MonotonicClock.now() - start) * 1000)
+        }
         redraw = false
         if let presentation = output.present() { presented(presentation) }
     }
@@ -134,6 +166,8 @@ final class FrameLoop {
             nextStatus = now + meter.period
         }
         feedWatchdog(now: now)
+        // A still frame is the last for a while: show it in the status now.
+        if !animating { publishStatus(now: now, notify: false) }
     }
 
     /// When the loop must wake up next, or nil for "only when something
@@ -148,6 +182,7 @@ final class FrameLoop {
         consider(output.nextMaintenance)
         if animating, vtActive, firstFrameShown { consider(nextStatus) }
         if notifier?.watchdogInterval != nil, idleByDesign { consider(nextWatchdog) }
+        consider(idlePolicy.nextChange(lastActivity: lastActivity, now: now, lowPower: configuration.settings.lowPower))
         return wake
     }
 }

@@ -37,6 +37,45 @@ public enum PNGImage {
         guard ok != 0 else { throw Failure(description: "cannot write PNG '\(path)': \(message(of: &png))") }
     }
 
+    /// The PNG file's bytes, in memory (snapshots over the control socket).
+    public static func encode(_ image: RGB) throws -> [UInt8] {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        png.width = UInt32(image.width)
+        png.height = UInt32(image.height)
+        png.format = UInt32(PNG_FORMAT_RGB)
+        // First the size it needs (no memory given), then the bytes.
+        var size = 0
+        let sized = image.bytes.withUnsafeBytes { bytes in
+            png_image_write_to_memory(&png, nil, &size, 0, bytes.baseAddress, Int32(image.width * 3), nil)
+        }
+        guard sized != 0, size > 0 else { throw Failure(description: "cannot encode PNG: \(message(of: &png))") }
+        var out = [UInt8](repeating: 0, count: size)
+        let ok = out.withUnsafeMutableBytes { target in
+            image.bytes.withUnsafeBytes { bytes in
+                png_image_write_to_memory(&png, target.baseAddress, &size, 0, bytes.baseAddress, Int32(image.width * 3), nil)
+            }
+        }
+        guard ok != 0 else { throw Failure(description: "cannot encode PNG: \(message(of: &png))") }
+        return Array(out.prefix(size))
+    }
+
+    /// Decodes PNG bytes to 8-bit RGB.
+    public static func decode(_ data: [UInt8]) throws -> RGB {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        let begun = data.withUnsafeBytes { png_image_begin_read_from_memory(&png, $0.baseAddress, $0.count) }
+        guard begun != 0 else { throw Failure(description: "cannot read PNG data: \(message(of: &png))") }
+        png.format = UInt32(PNG_FORMAT_RGB)
+        let width = Int(png.width), height = Int(png.height)
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        let ok = bytes.withUnsafeMutableBytes { buffer in
+            png_image_finish_read(&png, nil, buffer.baseAddress, Int32(width * 3), nil)
+        }
+        guard ok != 0 else { throw Failure(description: "cannot decode PNG data: \(message(of: &png))") }
+        return RGB(width: width, height: height, bytes: bytes)
+    }
+
     /// Reads any PNG, converted to 8-bit RGB (alpha composited on black).
     public static func read(from path: String) throws -> RGB {
         var png = png_image()

@@ -1,8 +1,10 @@
 import ArgumentParser
+import ChakraConfig
 import ChakraDaemon
 import ChakraDisplay
 import ChakraRaster
 import ChakraScenes
+import Foundation
 import Glibc
 import Logging
 
@@ -13,17 +15,22 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the display daemon (the default command).",
         discussion: """
-        Outputs: auto tries DRM/KMS (/dev/dri/card*), then the framebuffer (/dev/fb0), then headless, and logs why \
-        it passed each one over. SIGTERM or SIGINT: restore the screen and console, exit 0. SIGHUP is reserved for \
-        reloading the configuration file.
+        Settings come from the configuration file (/etc/chakra/chakra.toml, or --config); the options below \
+        override it. Outputs: auto tries DRM/KMS (/dev/dri/card*), then the framebuffer (/dev/fb0), then headless, \
+        and logs why it passed each one over. SIGTERM or SIGINT: restore the screen and console, exit 0. SIGHUP \
+        (or `chakractl reload`): read the configuration file again; an invalid one keeps the old settings. \
+        An invalid configuration file at start: its errors with key and line, exit 78.
         """
     )
 
-    @Option(help: ArgumentHelp("Configuration file. Accepted now; the TOML configuration is read from the next release (use the options below).", valueName: "file"))
+    @Option(help: ArgumentHelp("Configuration file (default: \(ConfigSource.defaultPath), if it exists).", valueName: "file"))
     var config: String?
 
-    @Option(help: "Output backend: auto, drm, fbdev or headless.", transform: { try optionValue($0) { OutputKind(rawValue: $0.lowercased()) } })
-    var output: OutputKind = .auto
+    @Option(help: ArgumentHelp("Control socket path; \"none\" for no socket (default: [control] socket, \(ChakraConfig.Control().socket ?? "")).", valueName: "path"))
+    var socket: String?
+
+    @Option(help: "Output backend: auto, drm, fbdev or headless.", transform: { try optionValue($0) { OutputChoice(rawValue: $0.lowercased()) } })
+    var output: OutputChoice?
 
     @Option(help: ArgumentHelp("Device node for --output drm or fbdev (default: the first /dev/dri/card* that can light a display; /dev/fb0).", valueName: "path"))
     var device: String?
@@ -32,18 +39,18 @@ struct RunCommand: ParsableCommand {
     var connector: String?
 
     @Option(help: ArgumentHelp("Display mode WIDTHxHEIGHT or WIDTHxHEIGHT@HZ (default: the display's preferred mode).", valueName: "mode"),
-            transform: { text in do { return try ModeRequest(parsing: text) } catch { throw ValidationError("\(error)") } })
-    var mode: ModeRequest?
+            transform: { text in do { return try DisplayModeSetting.parse(text).get() } catch { throw ValidationError("mode \((error as? ConfigProblem)?.message ?? "\(error)")") } })
+    var mode: DisplayModeSetting?
 
     @Option(help: ArgumentHelp("Pixel format: XRGB8888 or RGB565 (default: what the device prefers, else XRGB8888).", valueName: "format"),
             transform: { try optionValue($0) { PixelFormat(rawValue: $0.uppercased()) } })
     var format: PixelFormat?
 
     @Option(help: "Turn the picture clockwise for portrait screens: 0, 90, 180 or 270.", transform: { try optionValue($0) { Int($0).flatMap(Rotation.init(rawValue:)) } })
-    var rotation: Rotation = .none
+    var rotation: Rotation?
 
     @Option(help: "Scene to show (\(SceneCatalog.names.joined(separator: ", "))).")
-    var scene = SceneName("heart")
+    var scene: SceneName?
 
     @Option(help: ArgumentHelp("Frame-rate cap (default: the display's refresh; 20 in low-power mode).", valueName: "fps"))
     var fps: Double?
@@ -54,8 +61,11 @@ struct RunCommand: ParsableCommand {
     var threads: Int?
 
     @Option(help: ArgumentHelp("Virtual terminal: auto (the one on standard input, if any), none, or a number to switch to.", valueName: "vt"),
-            transform: { text in do { return try TerminalRequest(parsing: text) } catch { throw ValidationError("\(error)") } })
-    var vt: TerminalRequest = .auto
+            transform: { text in
+                guard let vt = VirtualTerminalChoice(parsing: text) else { throw ValidationError("--vt '\(text)': expected auto, none, or a console number 1...63") }
+                return vt
+            })
+    var vt: VirtualTerminalChoice?
 
     @Option(help: ArgumentHelp("Frame size of the headless output.", valueName: "WxH"))
     var headlessSize = ScreenSize(width: 1280, height: 720)
@@ -87,22 +97,46 @@ struct RunCommand: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
-        if let config, access(config, R_OK) != 0 { throw ValidationError("--config '\(config)': cannot read it") }
+        if let config, access(config, R_OK) != 0 { throw ValidationError("--config '\(config)': cannot read it: \(String(cString: strerror(errno)))") }
         if let fps { guard fps.isFinite, fps >= 1, fps <= 1000 else { throw ValidationError("--fps must be between 1 and 1000") } }
         if let threads { guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") } }
         if let pinTime { guard pinTime.isFinite, pinTime >= 0 else { throw ValidationError("--pin-time must be a number of seconds ≥ 0") } }
         guard headlessPngEvery >= 1 else { throw ValidationError("--headless-png-every must be at least 1") }
         if device != nil, output == .headless { throw ValidationError("--device makes no sense with --output headless") }
+        if let socket, socket != "none", let problem = SocketPath.problem(socket) { throw ValidationError("--socket \(problem)") }
     }
 
-    /// The daemon's configuration from the options (unit-tested).
-    var daemonConfiguration: DaemonConfiguration {
-        var c = DaemonConfiguration()
-        c.configFile = config
-        c.output = output
-        c.outputOptions.device = device
-        c.outputOptions.connector = connector
-        c.outputOptions.mode = mode
+    /// The command line's part of the configuration: beats the file.
+    var overrides: ConfigOverrides {
+        var o = ConfigOverrides()
+        o.output = output
+        o.device = device
+        o.connector = connector
+        o.mode = mode
+        o.rotation = rotation?.rawValue
+        o.fps = fps
+        o.vt = vt
+        o.scene = scene?.name
+        o.reduceMotion = settings.reduceMotion ? true : nil
+        o.lowPower = settings.lowPower ? true : nil
+        o.threads = threads
+        o.socket = socket.map { $0 == "none" ? "" : $0 }
+        return o
+    }
+
+    /// Where the configuration file is.
+    var configSource: ConfigSource {
+        // Absolute: a reload reads the same file whatever the working directory.
+        let path = config.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        return ConfigSource(path: path ?? ConfigSource.defaultPath, required: config != nil)
+    }
+
+    /// The daemon's configuration from the defaults and the options (unit-tested).
+    var daemonConfiguration: DaemonConfiguration { daemonConfiguration(file: ChakraConfig()) }
+
+    /// The daemon's configuration: `file` with the options laid over it.
+    func daemonConfiguration(file: ChakraConfig) -> DaemonConfiguration {
+        var c = DaemonConfiguration(file: file, overrides: overrides, source: configSource)
         c.outputOptions.format = format
         c.outputOptions.drmInterface = drmApi
         c.outputOptions.pageFlips = drmPageFlips
@@ -110,16 +144,17 @@ struct RunCommand: ParsableCommand {
         c.outputOptions.headlessHeight = headlessSize.height
         c.outputOptions.headlessPNGDirectory = headlessPngDir
         c.outputOptions.headlessPNGEvery = headlessPngEvery
-        c.rotation = rotation
-        c.scene = scene.name
-        c.fps = fps
-        c.settings = settings.settings
-        c.threads = threads ?? WorkerPool.coreCount
-        c.terminal = vt
         c.pinnedTime = pinTime
         c.statsFile = statsFile
         c.presentOnly = debugPresentOnly
         return c
+    }
+
+    /// Reads and checks the configuration file; its errors name key and line.
+    func loadConfiguration() throws(ConfigError) -> LoadedConfig {
+        let loaded = try configSource.load()
+        try ConfigSource.check(LoadedConfig(config: overrides.apply(to: loaded.config), warnings: [], lines: loaded.lines, file: loaded.file))
+        return loaded
     }
 
     func run() throws {
@@ -130,13 +165,27 @@ struct RunCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "chakrad")
+        let loaded: LoadedConfig
         do {
-            try Daemon(configuration: daemonConfiguration, logger: logger).run()
+            loaded = try loadConfiguration()
+        } catch {
+            logger.critical("invalid configuration; not starting:\n\(error)")
+            throw ExitCode(Self.configurationExitCode)
+        }
+        logger.info("config: \(loaded.file ?? "no file (\(ConfigSource.defaultPath) does not exist); defaults")")
+        for warning in loaded.warnings { logger.warning("config: \(warning)") }
+        do {
+            try Daemon(configuration: daemonConfiguration(file: loaded.config), logger: logger).run()
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
         }
     }
+}
+
+extension RunCommand {
+    /// EX_CONFIG (sysexits.h): chakrad.service does not restart on it.
+    static let configurationExitCode: Int32 = 78
 }
 
 /// An option value through `make`, or a usage error that names the value.

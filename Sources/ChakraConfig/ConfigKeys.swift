@@ -1,0 +1,303 @@
+/// One configuration key: where it lives in the file, how a value is
+/// checked and stored, and how the stored value reads back.
+public struct ConfigKey: Sendable {
+    /// "display.fps", or "reduce_motion" at the top level.
+    public let path: String
+    let read: @Sendable (inout ChakraConfig, ConfigValue) throws(ConfigProblem) -> Void
+    let write: @Sendable (ChakraConfig) -> ConfigValue
+
+    public var section: String? { path.contains(".") ? String(path.split(separator: ".")[0]) : nil }
+    public var name: String { String(path.split(separator: ".").last!) }
+
+    public func value(in config: ChakraConfig) -> ConfigValue { write(config) }
+}
+
+/// Every key of chakra.toml, in the order of etc/chakra/chakra.toml: the one
+/// place that lists them (after Hummingbird's Configuration.swift). The
+/// parser, `get`, the reload report and the tests all go through this list.
+public enum ConfigKeys {
+    public static let all: [ConfigKey] = [reduceMotion] + display + input + render + scene + lowPower + spiral + text + control
+
+    public static let sections = ["display", "input", "render", "scene", "low_power", "spiral", "text", "control"]
+
+    public static func key(_ path: String) -> ConfigKey? { all.first { $0.path == path } }
+
+    /// Keys that only a restart applies (the output, the VT, the input
+    /// device, the socket); everything else a reload applies at once.
+    public static let needRestart: Set<String> = [
+        "display.output", "display.device", "display.connector", "display.mode", "display.vt", "display.backlight",
+        "input.device", "input.rotation", "input.calibration", "input.grab",
+        "control.socket", "control.mode", "control.group",
+    ]
+
+    static let display: [ConfigKey] = [
+        choice("display.output", \.display.output),
+        optionalString("display.device", \.display.device, check: absolutePath),
+        optionalString("display.connector", \.display.connector),
+        ConfigKey(path: "display.mode", read: { config, value throws(ConfigProblem) in
+            let text = try string(value)
+            config.display.mode = text.isEmpty ? nil : try DisplayModeSetting.parse(text).get()
+        }, write: { .string($0.display.mode?.description ?? "") }),
+        int("display.rotation", \.display.rotation, allowed: [0, 90, 180, 270]),
+        ConfigKey(path: "display.fps", read: { config, value throws(ConfigProblem) in
+            let fps = try number(value, in: 0...1000)
+            guard fps == 0 || fps >= 1 else { throw ConfigProblem("must be 0 (the display's refresh) or 1...1000 (got \(value))") }
+            config.display.fps = fps == 0 ? nil : fps
+        }, write: { .double($0.display.fps ?? 0) }),
+        ConfigKey(path: "display.vt", read: { config, value throws(ConfigProblem) in
+            let text: String
+            switch value {
+            case .int(let n): text = "\(n)"
+            case .string(let s): text = s
+            default: throw ConfigProblem("must be \"auto\", \"none\" or a VT number 1...63 (got \(value.kindAndValue))")
+            }
+            guard let vt = VirtualTerminalChoice(parsing: text) else {
+                throw ConfigProblem("must be \"auto\", \"none\" or a VT number 1...63 (got \(value))")
+            }
+            config.display.vt = vt
+        }, write: {
+            if case .number(let n) = $0.display.vt { return .int(n) }
+            return .string($0.display.vt.description)
+        }),
+        ConfigKey(path: "display.backlight", read: { config, value throws(ConfigProblem) in
+            let name = try string(value)
+            guard !name.contains("/"), name != "..", name != "." else {
+                throw ConfigProblem("must be a name under /sys/class/backlight, \"\" (the first one) or \"none\" (got \(value))")
+            }
+            config.display.backlight = name.isEmpty ? .auto : name == "none" ? .disabled : .named(name)
+        }, write: {
+            switch $0.display.backlight {
+            case .auto: .string("")
+            case .disabled: .string("none")
+            case .named(let name): .string(name)
+            }
+        }),
+    ]
+
+    static let input: [ConfigKey] = [
+        optionalString("input.device", \.input.device, check: absolutePath),
+        ConfigKey(path: "input.rotation", read: { config, value throws(ConfigProblem) in
+            switch value {
+            case .string("display"): config.input.rotation = nil
+            case .int(let degrees) where [0, 90, 180, 270].contains(degrees): config.input.rotation = degrees
+            default: throw ConfigProblem("must be \"display\" (follow the display) or 0, 90, 180, 270 (got \(value))")
+            }
+        }, write: { $0.input.rotation.map { .int($0) } ?? .string("display") }),
+        ConfigKey(path: "input.calibration", read: { config, value throws(ConfigProblem) in
+            let wrong = ConfigProblem("must be an array of 6 numbers, as libinput's calibration matrix (got \(value))")
+            guard case .array(let items) = value, items.count == 6 else { throw wrong }
+            var matrix: [Double] = []
+            for item in items {
+                guard let n = item.number, n.isFinite else { throw wrong }
+                matrix.append(n)
+            }
+            config.input.calibration = matrix
+        }, write: { .array($0.input.calibration.map { .double($0) }) }),
+        bool("input.grab", \.input.grab),
+    ]
+
+    static let render: [ConfigKey] = [
+        ConfigKey(path: "render.threads", read: { config, value throws(ConfigProblem) in
+            let n = try int(value, in: 0...256)
+            config.render.threads = n == 0 ? nil : n
+        }, write: { .int($0.render.threads ?? 0) }),
+    ]
+
+    static let scene: [ConfigKey] = [
+        ConfigKey(path: "scene.default", read: { config, value throws(ConfigProblem) in
+            let name = try string(value)
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw ConfigProblem("must be a scene name (got \(value))")
+            }
+            config.scene.defaultScene = name
+        }, write: { .string($0.scene.defaultScene) }),
+        choice("scene.transition", \.scene.transition),
+        double("scene.transition_duration", \.scene.transitionDuration, in: 0...10),
+    ]
+
+    static let reduceMotion = bool("reduce_motion", \.reduceMotion)
+
+    static let lowPower: [ConfigKey] = [
+        bool("low_power.enabled", \.lowPower.enabled),
+        double("low_power.fps", \.lowPower.fps, in: 1...1000),
+        int("low_power.dim_level", \.lowPower.dimLevel, in: 0...100),
+        double("low_power.dim_after", \.lowPower.dimAfter, in: 0...604_800),
+        double("low_power.blank_after", \.lowPower.blankAfter, in: 0...604_800),
+    ]
+
+    static let spiral: [ConfigKey] = [
+        positive("spiral.head_size", \.spiral.headSize),
+        positive("spiral.line_width", \.spiral.lineWidth),
+        double("spiral.color_distance_offset", \.spiral.colorDistanceOffset, in: 0...10_000),
+        double("spiral.start_radius", \.spiral.startRadius, in: 0...10_000),
+        positive("spiral.spacing", \.spiral.spacing),
+        positive("spiral.rotations", \.spiral.rotations, max: 100),
+        positive("spiral.hold_duration", \.spiral.holdDuration, max: 3600),
+        positive("spiral.hold_cycle_up_duration", \.spiral.holdCycleUpDuration, max: 600),
+        double("spiral.hold_cycle_pause_duration", \.spiral.holdCyclePauseDuration, in: 0...600),
+        positive("spiral.hold_cycle_down_duration", \.spiral.holdCycleDownDuration, max: 600),
+        double("spiral.haptic_feedback_distance", \.spiral.hapticFeedbackDistance, in: 0...10_000),
+        positive("spiral.haptic_beat_interval", \.spiral.hapticBeatInterval, max: 60),
+        ConfigKey(path: "spiral.inhale_fraction", read: { config, value throws(ConfigProblem) in
+            let f = try number(value, in: 0...1)
+            guard f > 0, f < 1 else { throw ConfigProblem("must be between 0 and 1, exclusive (got \(value))") }
+            config.spiral.inhaleFraction = f
+        }, write: { .double($0.spiral.inhaleFraction) }),
+        positive("spiral.proximity", \.spiral.proximity),
+        double("spiral.completion_delay", \.spiral.completionDelay, in: 0...600),
+    ]
+
+    static let text: [ConfigKey] = [
+        ConfigKey(path: "text.font", read: { config, value throws(ConfigProblem) in
+            let path = try string(value)
+            guard path.hasPrefix("/") else { throw ConfigProblem("must be an absolute path to a font file (got \(value))") }
+            config.text.font = path
+        }, write: { .string($0.text.font) }),
+        ConfigKey(path: "text.language", read: { config, value throws(ConfigProblem) in
+            let code = try string(value)
+            guard LanguageCode.isValid(code) else { throw ConfigProblem(LanguageCode.rule + " (got \(value))") }
+            config.text.language = code
+        }, write: { .string($0.text.language) }),
+    ]
+
+    static let control: [ConfigKey] = [
+        ConfigKey(path: "control.socket", read: { config, value throws(ConfigProblem) in
+            let path = try string(value)
+            if let problem = SocketPath.problem(path) { throw ConfigProblem(problem) }
+            config.control.socket = path.isEmpty ? nil : path
+        }, write: { .string($0.control.socket ?? "") }),
+        ConfigKey(path: "control.mode", read: { config, value throws(ConfigProblem) in
+            let wrong = ConfigProblem("must be permission bits in octal, as \"0660\" or 0o660 (got \(value))")
+            switch value {
+            case .int(let bits) where (0...0o777).contains(bits): config.control.mode = bits
+            case .string(let text):
+                guard !text.isEmpty, text.count <= 4, let bits = Int(text, radix: 8), (0...0o777).contains(bits) else { throw wrong }
+                config.control.mode = bits
+            default: throw wrong
+            }
+        }, write: { .string("0" + String($0.control.mode, radix: 8)) }),
+        optionalString("control.group", \.control.group),
+        int("control.max_clients", \.control.maxClients, in: 1...1024),
+        int("control.max_line", \.control.maxLine, in: 256...1_048_576),
+    ]
+}
+
+// MARK: - Key builders
+
+extension ConfigKeys {
+    static func bool(_ path: String, _ field: WritableKeyPath<ChakraConfig, Bool> & Sendable) -> ConfigKey {
+        ConfigKey(path: path, read: { config, value throws(ConfigProblem) in
+            guard case .bool(let b) = value else { throw ConfigProblem("must be true or false (got \(value.kindAndValue))") }
+            config[keyPath: field] = b
+        }, write: { .bool($0[keyPath: field]) })
+    }
+
+    static func int(_ path: String, _ field: WritableKeyPath<ChakraConfig, Int> & Sendable, in range: ClosedRange<Int>) -> ConfigKey {
+        ConfigKey(path: path, read: { config, value throws(ConfigProblem) in
+            config[keyPath: field] = try int(value, in: range)
+        }, write: { .int($0[keyPath: field]) })
+    }
+
+    static func int(_ path: String, _ field: WritableKeyPath<ChakraConfig, Int> & Sendable, allowed: [Int]) -> ConfigKey {
+        ConfigKey(path: path, read: { config, value throws(ConfigProblem) in
+            guard case .int(let n) = value, allowed.contains(n) else {
+                throw ConfigProblem("must be one of \(allowed.map(String.init).joined(separator: ", ")) (got \(value.kindAndValue))")
+            }
+            config[keyPath: field] = n
+        }, write: { .int($0[keyPath: field]) })
+    }
+
+    static func double(_ path: String, _ field: WritableKeyPath<ChakraConfig, Double> & Sendable, in range: ClosedRange<Double>) -> ConfigKey {
+        ConfigKey(path: path, read: { config, value throws(ConfigProblem) in
+            config[keyPath: field] = try number(value, in: range)
+        }, write: { .double($0[keyPath: field]) })
+    }
+
+    /// A length or duration that must be more than 0.
+    static func positive(_ path: String, _ field: WritableKeyPath<ChakraConfig, Double> & Sendable, max: Double = 10_000) -> ConfigKey {
+        ConfigKey(path: path, read: { config, value throws(ConfigProblem) in
+            let n = try number(value, in: 0...max)
+            guard n > 0 else { throw ConfigProblem("must be more than 0 (got \(value))") }
+            config[keyPath: field] = n
+        }, write: { .double($0[keyPath: field]) })
+    }
+
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ path: String, _ field: WritableKeyPath<ChakraConfig, Choice> & Sendable
+    ) -> ConfigKey where Choice.RawValue == String {
+        ConfigKey(path: path, read: { config, value throws(ConfigProblem) in
+            let names = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            guard case .string(let text) = value, let choice = Choice(rawValue: text) else {
+                throw ConfigProblem("must be one of \(names) (got \(value.kindAndValue))")
+            }
+            config[keyPath: field] = choice
+        }, write: { .string($0[keyPath: field].rawValue) })
+    }
+
+    /// A string where "" means "not set" (nil).
+    static func optionalString(_ path: String, _ field: WritableKeyPath<ChakraConfig, String?> & Sendable,
+                               check: (@Sendable (String) -> String?)? = nil) -> ConfigKey {
+        ConfigKey(path: path, read: { config, value throws(ConfigProblem) in
+            let text = try string(value)
+            if !text.isEmpty, let problem = check?(text) { throw ConfigProblem(problem + " (got \(value))") }
+            config[keyPath: field] = text.isEmpty ? nil : text
+        }, write: { .string($0[keyPath: field] ?? "") })
+    }
+
+    static func string(_ value: ConfigValue) throws(ConfigProblem) -> String {
+        guard case .string(let text) = value else { throw ConfigProblem("must be a string (got \(value.kindAndValue))") }
+        return text
+    }
+
+    static func int(_ value: ConfigValue, in range: ClosedRange<Int>) throws(ConfigProblem) -> Int {
+        let limits = "\(range.lowerBound)...\(range.upperBound)"
+        guard case .int(let n) = value else { throw ConfigProblem("must be a whole number in \(limits) (got \(value.kindAndValue))") }
+        guard range.contains(n) else { throw ConfigProblem("must be in \(limits) (got \(n))") }
+        return n
+    }
+
+    static func number(_ value: ConfigValue, in range: ClosedRange<Double>) throws(ConfigProblem) -> Double {
+        let limits = "\(ConfigValue.double(range.lowerBound).numberText)...\(ConfigValue.double(range.upperBound).numberText)"
+        guard let n = value.number else { throw ConfigProblem("must be a number in \(limits) (got \(value.kindAndValue))") }
+        guard n.isFinite, range.contains(n) else { throw ConfigProblem("must be in \(limits) (got \(value))") }
+        return n
+    }
+
+    static let absolutePath: @Sendable (String) -> String? = { $0.hasPrefix("/") ? nil : "must be an absolute path" }
+}
+
+extension ConfigValue {
+    /// 20 rather than 20.0 in ranges.
+    var numberText: String {
+        if case .double(let d) = self, d == d.rounded(), abs(d) < 1e15 { return "\(Int(d))" }
+        return description
+    }
+}
+
+/// A language as the string catalogs name them: "en", "de", "pt-BR", "zh_Hant".
+public enum LanguageCode {
+    public static let rule = "must be a language code such as \"en\", \"de\" or \"pt-BR\""
+
+    public static func isValid(_ code: String) -> Bool {
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false).flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLowercase }) else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
+}
+
+/// What makes a control socket path usable: absolute, and short enough for
+/// sockaddr_un (108 bytes with the terminating NUL).
+public enum SocketPath {
+    public static let maxBytes = 107
+
+    /// nil when fine ("" is fine: no socket).
+    public static func problem(_ path: String) -> String? {
+        if path.isEmpty { return nil }
+        if !path.hasPrefix("/") { return "must be an absolute path, or \"\" for no control socket (got \"\(path)\")" }
+        if path.utf8.count > maxBytes { return "is \(path.utf8.count) bytes long; a Unix socket path holds at most \(maxBytes)" }
+        if path.hasSuffix("/") { return "names a directory, not a socket (got \"\(path)\")" }
+        return nil
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import TOMLKit
+
+/// Something wrong (or odd) at a place in the file: "chakra.toml:12:
+/// display.rotation: must be one of 0, 90, 180, 270 (got the integer 45)".
+public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
+    public var file: String?
+    public var line: Int?
+    public var key: String?
+    public var message: String
+
+    public init(file: String? = nil, line: Int? = nil, key: String? = nil, message: String) {
+        (self.file, self.line, self.key, self.message) = (file, line, key, message)
+    }
+
+    public var description: String {
+        var place = file ?? "configuration"
+        if let line { place += ":\(line)" }
+        return place + ": " + (key.map { "\($0): " } ?? "") + message
+    }
+}
+
+/// A file that cannot be used; every problem found, in file order.
+public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var issues: [ConfigIssue]
+    public init(_ issues: [ConfigIssue]) { self.issues = issues }
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}
+
+/// A file read: the configuration, what was odd but harmless (unknown
+/// keys), and where each key is (for checks made later, by the daemon).
+public struct LoadedConfig: Sendable, Equatable {
+    public var config: ChakraConfig
+    public var warnings: [ConfigIssue]
+    public var lines: SourceLines
+    public var file: String?
+
+    public init(config: ChakraConfig, warnings: [ConfigIssue] = [], lines: SourceLines = SourceLines(""), file: String? = nil) {
+        (self.config, self.warnings, self.lines, self.file) = (config, warnings, lines, file)
+    }
+
+    /// An issue about `key` at its line in this file.
+    public func issue(key: String, _ message: String) -> ConfigIssue {
+        ConfigIssue(file: file, line: lines.line(of: key), key: key, message: message)
+    }
+}
+
+/// Reads chakra.toml: TOML syntax through TOMLKit, then every key through
+/// `ConfigKeys`. Unknown keys and tables are warnings (a newer file on an
+/// older daemon still starts); wrong types and out-of-range values are
+/// errors naming the key and its line.
+public enum ConfigParser {
+    public static func load(path: String) throws(ConfigError) -> LoadedConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError([ConfigIssue(file: path, message: "cannot read the file: \(Self.reason(error))")])
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String? = nil) throws(ConfigError) -> LoadedConfig {
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let at = error.source.begin
+            throw ConfigError([ConfigIssue(file: file, line: at.line, message: "column \(at.column): \(error.description)")])
+        } catch {
+            throw ConfigError([ConfigIssue(file: file, message: "\(error)")])
+        }
+        var loaded = LoadedConfig(config: ChakraConfig(), warnings: [], lines: SourceLines(text), file: file)
+        var errors: [ConfigIssue] = []
+        for name in root.keys {
+            guard let node = root[name] else { continue }
+            if ConfigKeys.sections.contains(name) {
+                guard let table = node.table else {
+                    errors.append(loaded.issue(key: name, "must be a table ([\(name)]), not \(value(of: node).kindAndValue)"))
+                    continue
+                }
+                for key in table.keys {
+                    guard let child = table[key] else { continue }
+                    read("\(name).\(key)", value(of: child), into: &loaded, errors: &errors)
+                }
+            } else {
+                read(name, value(of: node), into: &loaded, errors: &errors)
+            }
+        }
+        let byLine = { (a: ConfigIssue, b: ConfigIssue) in (a.line ?? 0, a.key ?? "") < (b.line ?? 0, b.key ?? "") }
+        guard errors.isEmpty else { throw ConfigError(errors.sorted(by: byLine)) }
+        loaded.warnings.sort(by: byLine)
+        return loaded
+    }
+
+    private static func read(_ path: String, _ value: ConfigValue, into loaded: inout LoadedConfig, errors: inout [ConfigIssue]) {
+        guard let key = ConfigKeys.key(path) else {
+            loaded.warnings.append(loaded.issue(key: path, unknownKeyMessage(path, value)))
+            return
+        }
+        do {
+            try key.read(&loaded.config, value)
+        } catch {
+            errors.append(loaded.issue(key: path, error.message))
+        }
+    }
+
+    private static func unknownKeyMessage(_ path: String, _ value: ConfigValue) -> String {
+        if path == "spiral.hold_cycle_duration" {
+            return "ignored: it is computed (hold_cycle_up_duration + hold_cycle_pause_duration + hold_cycle_down_duration)"
+        }
+        if case .other("a table") = value { return "unknown table [\(path)], ignored" }
+        let hint = closestKey(to: path).map { "; did you mean \($0)?" } ?? ""
+        return "unknown key, ignored\(hint)"
+    }
+
+    /// A known key one or two edits away (a typo), if any.
+    static func closestKey(to path: String) -> String? {
+        let candidates = ConfigKeys.all.map(\.path) + ConfigKeys.sections
+        let scored = candidates.map { ($0, editDistance($0, path)) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// A TOMLKit node as a plain value.
+    static func value(of node: TOMLValueConvertible) -> ConfigValue {
+        switch node.type {
+        case .bool: return node.bool.map(ConfigValue.bool) ?? .other("a boolean")
+        case .int: return node.int.map(ConfigValue.int) ?? .other("an integer")
+        case .double: return node.double.map(ConfigValue.double) ?? .other("a number")
+        case .string: return node.string.map(ConfigValue.string) ?? .other("a string")
+        case .array: return .array(node.array.map { $0.map(value(of:)) } ?? [])
+        case .table: return .other("a table")
+        case .date: return .other("a date")
+        case .time: return .other("a time")
+        case .dateTime: return .other("a date-time")
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError { return "no such file" }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoPermissionError { return "permission denied" }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadInapplicableStringEncodingError { return "not UTF-8 text" }
+        return nsError.localizedDescription
+    }
+}
+
+extension ChakraConfig {
+    /// Every key and its value, in file order (`get`, the reload report).
+    public var entries: [(key: String, value: ConfigValue)] {
+        ConfigKeys.all.map { ($0.path, $0.value(in: self)) }
+    }
+
+    /// The value of one key ("low_power.fps"), or of every key in a section
+    /// ("low_power"); nil when there is no such key or section.
+    public func values(for path: String) -> [(key: String, value: ConfigValue)]? {
+        let matching = entries.filter { $0.key == path || $0.key.hasPrefix(path + ".") }
+        return matching.isEmpty ? nil : matching
+    }
+
+    /// Keys whose values differ between two configurations.
+    public func changedKeys(from old: ChakraConfig) -> [String] {
+        zip(entries, old.entries).filter { $0.value != $1.value }.map(\.0.key)
+    }
+}

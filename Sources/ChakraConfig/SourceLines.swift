@@ -1,0 +1,94 @@
+/// Which line of a TOML document each key is on.
+///
+/// TOMLKit reports positions for syntax errors but not for values (toml++
+/// keeps them; the Swift wrapper does not expose them), so a value with the
+/// wrong type or range would be reported without a line. This scan finds
+/// them: it follows `[table]` headers and records the line of every
+/// `key = value` as "table.key" (dotted and quoted keys included). It runs
+/// only on documents TOMLKit has already parsed, so it can be simple:
+/// multi-line strings are skipped, and a key inside an inline table or a
+/// multi-line array is not seen — `line(of:)` then falls back to the
+/// nearest enclosing key or table that was.
+public struct SourceLines: Sendable, Equatable {
+    public private(set) var lines: [String: Int] = [:]
+
+    public init(_ text: String) {
+        var table: [String] = []
+        var closing: Substring?   // the delimiter of an open multi-line string
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            if let delimiter = closing {
+                if raw.contains(delimiter) { closing = nil }
+                continue
+            }
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            if line.isEmpty || line.first == "#" { continue }
+            if line.hasPrefix("[") {
+                let isArray = line.hasPrefix("[[")
+                let body = line.dropFirst(isArray ? 2 : 1).prefix { $0 != "]" }
+                table = Self.keyParts(body)
+                record(table.joined(separator: "."), number)
+                continue
+            }
+            guard let equals = Self.assignment(in: line) else { continue }
+            let key = table + Self.keyParts(line[..<equals])
+            record(key.joined(separator: "."), number)
+            let value = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
+            for delimiter in ["\"\"\"", "'''"] where value.hasPrefix(delimiter) {
+                if !value.dropFirst(3).contains(delimiter) { closing = Substring(delimiter) }
+            }
+        }
+    }
+
+    private mutating func record(_ key: String, _ line: Int) {
+        if lines[key] == nil { lines[key] = line }
+    }
+
+    /// The line of `key` ("display.fps"), else of its closest enclosing key
+    /// or table; nil when none is in the document.
+    public func line(of key: String) -> Int? {
+        var parts = key.split(separator: ".").map(String.init)
+        while !parts.isEmpty {
+            if let line = lines[parts.joined(separator: ".")] { return line }
+            parts.removeLast()
+        }
+        return nil
+    }
+
+    /// The `=` of a `key = value` line (outside a quoted key).
+    private static func assignment(in line: Substring) -> Substring.Index? {
+        var quote: Character?
+        for index in line.indices {
+            let c = line[index]
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "=" {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// `a."b.c" . d` → ["a", "b.c", "d"].
+    static func keyParts(_ text: Substring) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quote: Character?
+        for c in text {
+            if let q = quote {
+                if c == q { quote = nil } else { current.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "." {
+                parts.append(current)
+                current = ""
+            } else if c != " " && c != "\t" {
+                current.append(c)
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+}

@@ -1,0 +1,133 @@
+/// One request line, read: `{"id": 7, "cmd": "switch", "scene": "heart"}`.
+public struct ControlRequest: Sendable, Equatable {
+    /// Echoed in the reply: a number or a string, or nil when not given.
+    public var id: JSONValue?
+    public var command: ControlCommand
+
+    public init(id: JSONValue? = nil, _ command: ControlCommand) {
+        (self.id, self.command) = (id, command)
+    }
+}
+
+/// The commands of protocol version 1 (docs/protocol.md).
+public enum ControlCommand: Sendable, Equatable {
+    case ping
+    case version
+    case status
+    case scenes
+    case switchScene(SceneSwitch)
+    case set(Setting)
+    case get(key: String)
+    case reload
+    case pause
+    case resume
+    case snapshot
+    /// Counts as activity: undims and unblanks the screen (idle timers).
+    case wake
+    case spiral(SpiralAction)
+    /// Events from now on; nil: every kind.
+    case subscribe(events: [EventKind]?)
+    case unsubscribe
+
+    /// The name on the wire.
+    public var name: String {
+        switch self {
+        case .ping: "ping"
+        case .version: "version"
+        case .status: "status"
+        case .scenes: "scenes"
+        case .switchScene: "switch"
+        case .set: "set"
+        case .get: "get"
+        case .reload: "reload"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .snapshot: "snapshot"
+        case .wake: "wake"
+        case .spiral: "spiral"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        }
+    }
+
+    /// Every command and the arguments it takes, beside "id" and "cmd".
+    public static let arguments: [(command: String, arguments: [String])] = [
+        ("ping", []), ("version", []), ("status", []), ("scenes", []),
+        ("switch", ["scene", "transition", "duration"]),
+        ("set", ["key", "value"]), ("get", ["key"]),
+        ("reload", []), ("pause", []), ("resume", []), ("snapshot", []), ("wake", []),
+        ("spiral", ["action"]), ("subscribe", ["events"]), ("unsubscribe", []),
+    ]
+
+    public static var names: [String] { arguments.map(\.command) }
+}
+
+public struct SceneSwitch: Sendable, Equatable {
+    public var scene: String
+    /// nil: the daemon's configured default.
+    public var transition: Transition?
+    /// Seconds of the transition; nil: the configured default.
+    public var duration: Double?
+
+    public init(scene: String, transition: Transition? = nil, duration: Double? = nil) {
+        (self.scene, self.transition, self.duration) = (scene, transition, duration)
+    }
+
+    /// Longest transition accepted, in seconds.
+    public static let maxDuration = 60.0
+}
+
+public enum Transition: String, Sendable, CaseIterable {
+    case cut, crossfade
+}
+
+/// What `set` changes at run time.
+public enum Setting: Sendable, Equatable {
+    case reduceMotion(Bool)
+    case lowPower(Bool)
+    case language(String)
+    /// Percent of the backlight's maximum, 0...100.
+    case brightness(Int)
+
+    /// The keys as written on the wire ("reduce_motion" is accepted too).
+    public static let keys = ["reduce-motion", "low-power", "language", "brightness"]
+
+    public var key: String {
+        switch self {
+        case .reduceMotion: "reduce-motion"
+        case .lowPower: "low-power"
+        case .language: "language"
+        case .brightness: "brightness"
+        }
+    }
+
+    public var value: JSONValue {
+        switch self {
+        case .reduceMotion(let on), .lowPower(let on): .bool(on)
+        case .language(let code): .string(code)
+        case .brightness(let percent): .int(percent)
+        }
+    }
+}
+
+public enum SpiralAction: String, Sendable, CaseIterable {
+    case start, cancel
+}
+
+/// The kinds of events a subscriber can ask for.
+public enum EventKind: String, Sendable, CaseIterable {
+    /// Another scene is shown.
+    case sceneChanged = "scene_changed"
+    /// reduce-motion, low-power, language or brightness changed.
+    case settingsChanged = "settings_changed"
+    /// The output changed: size, unplugged, plugged in, VT switched.
+    case displayChanged = "display_changed"
+    /// Paused or resumed.
+    case playbackChanged = "playback_changed"
+    /// Dimmed, blanked, or back to normal (idle timers, `wake`).
+    case powerChanged = "power_changed"
+    /// The configuration file was read again.
+    case configReloaded = "config_reloaded"
+    /// The spiral exercise's state (with the spiral issue).
+    case spiralChanged = "spiral_changed"
+}

@@ -1,0 +1,82 @@
+import ChakraControl
+import Glibc
+
+/// One accepted connection: its bytes in and out, its request in flight,
+/// its subscription. Owned by the server's thread, from accept to close.
+final class ClientConnection {
+    let id: UInt64
+    let descriptor: Int32
+    var framer: LineFramer
+    /// Bytes to send; those before `sent` are sent.
+    private var output: [UInt8] = []
+    private var sent = 0
+    /// Bytes of replies still in `output`: they do not count against the
+    /// event queue's bound.
+    private var replyAllowance = 0
+
+    /// A request is with the handler; no other is read until it answers.
+    var requestInFlight = false
+    /// nil: not subscribed.
+    var subscription: Set<EventKind>?
+    /// The client closed its sending side: answer what it sent, then close.
+    var inputClosed = false
+    /// Close once the output is sent (after line_too_long, at end of input).
+    var closing = false
+    /// The peer is gone or broke the rules: close now.
+    var dead = false
+
+    init(id: UInt64, descriptor: Int32, maxLine: Int) {
+        (self.id, self.descriptor) = (id, descriptor)
+        framer = LineFramer(maxLine: maxLine)
+    }
+
+    var pendingOutput: Int { output.count - sent }
+
+    /// Bytes of events waiting (replies excluded).
+    var queuedEventBytes: Int { max(0, pendingOutput - replyAllowance) }
+
+    func queue(_ line: String, isReply: Bool) {
+        if sent > 0, sent == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 256 << 10)
+            sent = 0
+        }
+        let start = output.count
+        output.append(contentsOf: line.utf8)
+        if isReply { replyAllowance += output.count - start }
+    }
+
+    /// Sends what the socket takes now. Marks the connection dead when the
+    /// peer is gone.
+    func flush() {
+        while sent < output.count {
+            let count = output.withUnsafeBytes { raw in
+                send(descriptor, raw.baseAddress! + sent, output.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if count > 0 {
+                sent += count
+                replyAllowance = max(0, replyAllowance - count)
+                continue
+            }
+            if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
+            dead = true   // EPIPE, ECONNRESET...
+            return
+        }
+        if output.count > 256 << 10 {
+            output = []   // a snapshot went out: give its memory back
+            sent = 0
+        }
+    }
+
+    /// poll(2) events wanted now.
+    func pollEvents(resumeReadingBelow: Int) -> Int16 {
+        var events: Int32 = 0
+        if wantsInput(resumeReadingBelow: resumeReadingBelow) { events |= POLLIN }
+        if pendingOutput > 0 { events |= POLLOUT }
+        return Int16(events)
+    }
+
+    func wantsInput(resumeReadingBelow: Int) -> Bool {
+        !requestInFlight && !inputClosed && !closing && !dead && pendingOutput < resumeReadingBelow
+    }
+}

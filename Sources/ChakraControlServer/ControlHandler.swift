@@ -1,0 +1,41 @@
+import ChakraControl
+
+/// Who is asking: for the status reply and the log.
+public struct RequestContext: Sendable {
+    /// The connection's number, from 1, in order of arrival.
+    public let client: UInt64
+    /// Connections open now, this one included.
+    public let clients: Int
+}
+
+/// What carries out requests: the daemon's service, or a fake in tests.
+/// The server parses lines, answers bad ones, and keeps subscriptions
+/// itself; every other well-formed request comes here.
+public protocol ControlHandler: AnyObject, Sendable {
+    /// Called on the server's thread: must return at once (hand slow work
+    /// to another thread). `reply` must be called exactly once, from any
+    /// thread. The server asks for one request per connection at a time.
+    func handle(_ request: ControlRequest, context: RequestContext,
+                reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void)
+}
+
+/// The server's bounds (docs/protocol.md, "Limits").
+public struct ServerLimits: Sendable, Equatable {
+    /// Connections at once ([control] max_clients); one more is told
+    /// too_many_clients and closed.
+    public var maxClients: Int
+    /// Bytes in a request line ([control] max_line); a longer one is told
+    /// line_too_long and the connection closed.
+    public var maxLine: Int
+    /// Bytes of events that may wait for a client that does not read them;
+    /// an event past this drops the client. A reply is always queued: a
+    /// connection has one request at a time, and its next request is read
+    /// only once less than `resumeReadingBelow` waits to be sent.
+    public var maxQueuedBytes: Int
+    public var resumeReadingBelow: Int
+
+    public init(maxClients: Int = 16, maxLine: Int = ControlProtocol.defaultMaxLine,
+                maxQueuedBytes: Int = 1 << 20, resumeReadingBelow: Int = 64 << 10) {
+        (self.maxClients, self.maxLine, self.maxQueuedBytes, self.resumeReadingBelow) = (maxClients, maxLine, maxQueuedBytes, resumeReadingBelow)
+    }
+}

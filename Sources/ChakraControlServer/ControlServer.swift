@@ -1,0 +1,336 @@
+import ChakraControl
+import ChakraDisplay
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+
+/// The control socket's server, on a thread of its own, so that nothing a
+/// client does can delay a frame: the frame loop only ever sees commands
+/// the handler queues for it, one per connection at a time.
+///
+/// The thread sleeps in poll(2) on the listening socket, every connection
+/// (non-blocking) and an eventfd that other threads signal when they hand
+/// it something: a reply (`ControlHandler` answers from any thread), an
+/// event to publish, new limits, or the order to stop. All connection
+/// state lives on this thread; the hand-over is a mutex-guarded inbox.
+///
+/// Bounds (`ServerLimits`): connections, request line length, bytes queued
+/// for a subscriber that does not read (it is dropped). A connection's next
+/// request is read only when its previous one is answered and its output
+/// has mostly drained, so a client that floods or never reads holds at
+/// most one request and one reply.
+public final class ControlServer: Sendable {
+    private struct Inbox {
+        var replies: [(client: UInt64, line: String)] = []
+        var events: [ControlEvent] = []
+        var limits: ServerLimits?
+        var stop = false
+    }
+
+    public let listener: ControlListener
+    private let handler: ControlHandler
+    private let logger: Logger
+    private let wakeup: Wakeup
+    private let inbox = Mutex(Inbox())
+    private let connected = Atomic<Int>(0)
+    private let initialLimits: ServerLimits
+    private let finished = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
+
+    public init(listener: ControlListener, limits: ServerLimits, handler: ControlHandler, logger: Logger) throws {
+        (self.listener, self.initialLimits, self.handler, self.logger) = (listener, limits, handler, logger)
+        wakeup = try Wakeup()
+    }
+
+    /// Connections open now.
+    public var clientCount: Int { connected.load(ordering: .relaxed) }
+
+    /// Starts the thread. Threads inherit the signal mask: start it after
+    /// the daemon has blocked its signals (SignalSource).
+    public func start() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread { [self] in
+            ServerLoop(server: self, limits: initialLimits).run()
+            finished.signal()
+        }
+        thread.name = "chakra-control"
+        thread.start()
+    }
+
+    /// Closes every connection and the listener; returns when the thread
+    /// has ended. Replies that arrive later go nowhere.
+    public func stop() {
+        guard started.load(ordering: .relaxed) else { return listener.close() }
+        let first = inbox.withLock { inbox in
+            defer { inbox.stop = true }
+            return !inbox.stop
+        }
+        guard first else { return }
+        wakeup.signal()
+        finished.wait()
+    }
+
+    /// Sends `event` to every subscriber that asked for its kind. Any thread.
+    public func publish(_ event: ControlEvent) {
+        inbox.withLock { $0.events.append(event) }
+        wakeup.signal()
+    }
+
+    /// New limits (a reload): max_line applies to every connection at once,
+    /// max_clients to the next ones. Any thread.
+    public func update(_ limits: ServerLimits) {
+        inbox.withLock { $0.limits = limits }
+        wakeup.signal()
+    }
+
+    // MARK: for the server thread
+
+    fileprivate var handlerForLoop: ControlHandler { handler }
+    fileprivate var loggerForLoop: Logger { logger }
+    fileprivate var wakeupDescriptor: Int32 { wakeup.descriptor }
+
+    fileprivate func setClientCount(_ count: Int) { connected.store(count, ordering: .relaxed) }
+
+    fileprivate func takeInbox() -> (replies: [(client: UInt64, line: String)], events: [ControlEvent], limits: ServerLimits?, stop: Bool) {
+        wakeup.drain()
+        return inbox.withLock { inbox in
+            defer { inbox = Inbox(stop: inbox.stop) }
+            return (inbox.replies, inbox.events, inbox.limits, inbox.stop)
+        }
+    }
+
+    fileprivate func deliver(_ reply: ControlReply, to client: UInt64) {
+        let line = reply.line   // encoded on the replying thread (a snapshot's base64 too)
+        inbox.withLock { $0.replies.append((client, line)) }
+        wakeup.signal()
+    }
+}
+
+/// The server thread's state and loop. Lives on that thread only.
+private final class ServerLoop {
+    let server: ControlServer
+    var limits: ServerLimits
+    var clients: [UInt64: ClientConnection] = [:]
+    var order: [UInt64] = []
+    var nextID: UInt64 = 1
+    var acceptPausedUntil = 0.0
+    var refusals = 0
+    var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+    var logger: Logger { server.loggerForLoop }
+
+    init(server: ControlServer, limits: ServerLimits) {
+        (self.server, self.limits) = (server, limits)
+    }
+
+    func run() {
+        var fds: [pollfd] = []
+        while true {
+            let now = MonotonicClock.now()
+            let accepting = now >= acceptPausedUntil
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: server.wakeupDescriptor, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: server.listener.descriptor, events: accepting ? Int16(POLLIN) : 0, revents: 0))
+            for id in order {
+                let client = clients[id]!
+                fds.append(pollfd(fd: client.descriptor, events: client.pollEvents(resumeReadingBelow: limits.resumeReadingBelow), revents: 0))
+            }
+            let timeout: Int32 = accepting ? -1 : Int32(max(1, (acceptPausedUntil - now) * 1000))
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                logger.error("control: poll failed: \(String(cString: strerror(errno))); the control socket stops")
+                break
+            }
+            if fds[0].revents != 0, takeInbox() { break }
+            for (index, id) in order.enumerated() {
+                let revents = Int32(fds[2 + index].revents)
+                guard revents != 0, let client = clients[id] else { continue }
+                if revents & POLLIN != 0 {
+                    read(client)
+                } else if revents & (POLLHUP | POLLERR) != 0 {
+                    client.dead = true   // gone while we were not reading: nothing to answer
+                }
+                if revents & POLLOUT != 0, !client.dead { client.flush() }
+            }
+            if fds[1].revents != 0 { acceptConnections() }
+            sweep()
+        }
+        for id in order { close(clients[id]!, reason: nil) }
+        server.listener.close()
+    }
+
+    /// Applies what other threads handed over; true when told to stop.
+    private func takeInbox() -> Bool {
+        let taken = server.takeInbox()
+        if taken.stop { return true }
+        if let new = taken.limits {
+            limits = new
+            for client in clients.values { client.framer.maxLine = new.maxLine }
+        }
+        for (id, line) in taken.replies {
+            guard let client = clients[id] else { continue }   // it left before its answer came
+            client.queue(line, isReply: true)
+            client.requestInFlight = false
+            client.flush()
+            processLines(client)
+        }
+        for event in taken.events { publish(event) }
+        return false
+    }
+
+    private func publish(_ event: ControlEvent) {
+        var line: String?
+        for id in order {
+            guard let client = clients[id], client.subscription?.contains(event.kind) == true, !client.dead else { continue }
+            let text = line ?? event.line
+            line = text
+            if client.queuedEventBytes + text.utf8.count > limits.maxQueuedBytes {
+                logger.warning("control: client \(id) dropped: it does not read its events (\(client.queuedEventBytes) bytes waiting, limit \(limits.maxQueuedBytes))")
+                client.dead = true
+                continue
+            }
+            client.queue(text, isReply: false)
+            client.flush()
+        }
+    }
+
+    // MARK: connections
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            // accept4 needs _GNU_SOURCE, which Glibc's module does not set;
+            // the daemon never execs, so setting the flags after is as good.
+            let fd = accept(server.listener.descriptor, nil, nil)
+            if fd < 0 {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: return
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors: the listener stays readable; look again in a second.
+                    logger.error("control: cannot accept: \(String(cString: strerror(errno))); retrying in 1 s")
+                    acceptPausedUntil = MonotonicClock.now() + 1
+                    return
+                default:
+                    logger.error("control: accept failed: \(String(cString: strerror(errno)))")
+                    return
+                }
+            }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            guard clients.count < limits.maxClients else {
+                refuse(fd)
+                continue
+            }
+            let client = ClientConnection(id: nextID, descriptor: fd, maxLine: limits.maxLine)
+            nextID += 1
+            clients[client.id] = client
+            order.append(client.id)
+            server.setClientCount(clients.count)
+            logger.debug("control: client \(client.id) connected (\(Self.peer(fd))); \(clients.count) connected")
+        }
+    }
+
+    /// One connection too many: told why (if it can take the line at once), then closed.
+    private func refuse(_ fd: Int32) {
+        let line = ControlReply.failure(id: nil, ControlError(.tooManyClients, "\(limits.maxClients) clients are connected, the most allowed ([control] max_clients)")).line
+        _ = line.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        Glibc.close(fd)
+        refusals += 1
+        if refusals == 1 || refusals % 100 == 0 {
+            logger.warning("control: refused a connection: \(limits.maxClients) clients connected (\(refusals) refused so far)")
+        }
+    }
+
+    private static func peer(_ fd: Int32) -> String {
+        // struct ucred (pid, uid, gid), declared only under _GNU_SOURCE.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return "peer unknown" }
+        return "pid \(credentials.pid), uid \(credentials.uid)"
+    }
+
+    private func read(_ client: ClientConnection) {
+        let count = readBuffer.withUnsafeMutableBytes { recv(client.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if count > 0 {
+            client.framer.append(readBuffer[0..<count])
+        } else if count == 0 {
+            client.inputClosed = true
+        } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
+            client.dead = true
+            return
+        }
+        processLines(client)
+    }
+
+    /// Handles buffered lines while the connection may take another request.
+    private func processLines(_ client: ClientConnection) {
+        while !client.requestInFlight, !client.closing, !client.dead, client.pendingOutput < limits.resumeReadingBelow {
+            guard let frame = client.framer.next() ?? (client.inputClosed ? client.framer.finish() : nil) else {
+                if client.inputClosed { client.closing = true }
+                return
+            }
+            switch frame {
+            case .tooLong:
+                let error = ControlError(.lineTooLong, "request line longer than \(limits.maxLine) bytes ([control] max_line); closing the connection")
+                client.queue(ControlReply.failure(id: nil, error).line, isReply: true)
+                client.closing = true
+                client.flush()
+                logger.warning("control: client \(client.id): line longer than \(limits.maxLine) bytes; connection closed")
+            case .line(let bytes):
+                handle(bytes, from: client)
+            }
+        }
+    }
+
+    private func handle(_ line: [UInt8], from client: ClientConnection) {
+        let request: ControlRequest
+        switch ControlRequest.parse(line) {
+        case .failure(let failure):
+            client.queue(ControlReply.failure(id: failure.id, failure.error).line, isReply: true)
+            client.flush()
+            return
+        case .success(let parsed):
+            request = parsed
+        }
+        switch request.command {
+        case .subscribe(let kinds):
+            let set = Set(kinds ?? EventKind.allCases)
+            client.subscription = set
+            let names = EventKind.allCases.filter(set.contains).map { JSONValue.string($0.rawValue) }
+            client.queue(ControlReply.success(id: request.id, ["subscribed": true, "events": .array(names)]).line, isReply: true)
+            client.flush()
+        case .unsubscribe:
+            client.subscription = nil
+            client.queue(ControlReply.success(id: request.id, ["subscribed": false]).line, isReply: true)
+            client.flush()
+        default:
+            client.requestInFlight = true
+            let server = self.server, id = client.id, requestID = request.id
+            server.handlerForLoop.handle(request, context: RequestContext(client: id, clients: clients.count)) { outcome in
+                server.deliver(ControlReply(id: requestID, outcome), to: id)
+            }
+        }
+    }
+
+    /// Closes connections that are done or dead.
+    private func sweep() {
+        var changed = false
+        for id in order {
+            let client = clients[id]!
+            if client.dead || (client.closing && client.pendingOutput == 0 && !client.requestInFlight) {
+                close(client, reason: client.dead ? "gone" : "done")
+                changed = true
+            }
+        }
+        if changed {
+            order.removeAll { clients[$0] == nil }
+            server.setClientCount(clients.count)
+        }
+    }
+
+    private func close(_ client: ClientConnection, reason: String?) {
+        Glibc.close(client.descriptor)
+        clients[client.id] = nil
+        if let reason { logger.debug("control: client \(client.id) closed (\(reason))") }
+    }
+}

@@ -1,0 +1,66 @@
+import ChakraConfig
+import Foundation
+import Glibc
+
+/// A panel backlight under /sys/class/backlight: `brightness` (0 to
+/// `max_brightness`) is written to dim and blank; nothing else is touched.
+/// Writing needs permission: chakrad.service's user is in group video, and
+/// etc/udev/rules.d/90-chakra-backlight.rules gives that group the file.
+/// Owned by the frame loop; used on its thread.
+public final class Backlight {
+    public let name: String
+    public let maxBrightness: Int
+    private let brightnessPath: String
+
+    /// The configured backlight: the named one, the first there is, or
+    /// none (`.disabled`, or a machine without one). The reason when a
+    /// named one cannot be used.
+    public static func open(_ choice: BacklightChoice, root: String = "/sys/class/backlight") -> Result<Backlight?, BacklightError> {
+        let name: String
+        switch choice {
+        case .disabled:
+            return .success(nil)
+        case .named(let wanted):
+            name = wanted
+        case .auto:
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+            guard let first = entries.sorted().first(where: { Backlight(root: root, name: $0) != nil }) else { return .success(nil) }
+            name = first
+        }
+        guard let backlight = Backlight(root: root, name: name) else {
+            return .failure(BacklightError("backlight '\(name)': no readable \(root)/\(name)/max_brightness"))
+        }
+        return .success(backlight)
+    }
+
+    init?(root: String, name: String) {
+        guard let maximum = Self.readInt(root + "/" + name + "/max_brightness"), maximum > 0 else { return nil }
+        self.name = name
+        maxBrightness = maximum
+        brightnessPath = root + "/" + name + "/brightness"
+    }
+
+    /// The level now, in percent.
+    public var percent: Int? {
+        Self.readInt(brightnessPath).map { BrightnessScale.percent(raw: $0, max: maxBrightness) }
+    }
+
+    public func set(percent: Int) throws(BacklightError) {
+        let text = "\(BrightnessScale.raw(percent: percent, max: maxBrightness))\n"
+        let fd = Glibc.open(brightnessPath, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw BacklightError("cannot open \(brightnessPath): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(fd) }
+        let written = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+        guard written == text.utf8.count else { throw BacklightError("cannot write \(brightnessPath): \(String(cString: strerror(errno)))") }
+    }
+
+    private static func readInt(_ path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+public struct BacklightError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

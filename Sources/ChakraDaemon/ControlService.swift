@@ -1,0 +1,288 @@
+import ChakraConfig
+import ChakraControl
+import ChakraControlServer
+import ChakraDisplay
+import ChakraPNG
+import ChakraScenes
+import Dispatch
+import Foundation
+import Logging
+
+/// The daemon's side of the control protocol: turns requests into
+/// `DaemonCommand`s for the frame loop, or answers them from the published
+/// status, and turns the loop's events into protocol events.
+///
+/// Called on the server's thread and must not block it: what needs the
+/// loop is sent and answered when the loop replies; what is slow (a PNG)
+/// runs on a queue of its own. Nothing here writes a file.
+public final class ControlService: ControlHandler {
+    private let control: DaemonControl
+    private let source: ConfigSource
+    private let logger: Logger
+    /// Snapshots one at a time: each costs the loop one copy of the frame.
+    private let snapshots = DispatchQueue(label: "chakra.snapshot")
+
+    /// The server's limits from [control].
+    public static func limits(_ settings: ChakraConfig.Control) -> ServerLimits {
+        ServerLimits(maxClients: settings.maxClients, maxLine: settings.maxLine)
+    }
+
+    public init(control: DaemonControl, source: ConfigSource, logger: Logger) {
+        (self.control, self.source, self.logger) = (control, source, logger)
+    }
+
+    /// Forwards the loop's events to `server`'s subscribers, and new limits
+    /// after a reload.
+    public func connect(_ server: ControlServer) {
+        control.onEvent { event in
+            server.publish(Self.event(event))
+            if case .configReloaded(_, _, let settings) = event {
+                server.update(Self.limits(settings))
+            }
+        }
+    }
+
+    public func handle(_ request: ControlRequest, context: RequestContext,
+                       reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
+        switch request.command {
+        case .ping:
+            reply(.success(["pong": true]))
+        case .version:
+            reply(.success(["version": .string(ChakraVersion.current), "protocol": .int(ControlProtocol.version), "daemon": "chakrad"]))
+        case .status:
+            reply(.success(Self.statusJSON(control.status, clients: context.clients)))
+        case .scenes:
+            reply(.success(["scenes": .array(SceneCatalog.names.map { .string($0) }), "current": .string(control.status.scene)]))
+        case .switchScene(let request):
+            switchScene(request, reply: reply)
+        case .set(let setting):
+            set(setting, reply: reply)
+        case .get(let key):
+            reply(get(key))
+        case .reload:
+            reload(reply: reply)
+        case .pause, .resume:
+            let paused = request.command == .pause
+            control.send(.playback(paused: paused) { result in reply(result.map { ["paused": .bool(paused)] }.mapError(Self.error)) })
+        case .snapshot:
+            snapshot(reply: reply)
+        case .wake:
+            control.send(.activity { result in reply(result.map { ["power": .string($0.rawValue)] }.mapError(Self.error)) })
+        case .spiral(let action):
+            reply(.failure(ControlError(.notAvailable, "the spiral exercise is not in this build yet ('spiral \(action.rawValue)')")))
+        case .subscribe, .unsubscribe:
+            reply(.failure(ControlError(.internal, "subscriptions are the server's")))
+        }
+    }
+
+    // MARK: commands
+
+    private func switchScene(_ request: SceneSwitch, reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
+        if request.scene == "spiral" {
+            return reply(.failure(ControlError(.notAvailable, "the spiral exercise is not in this build yet")))
+        }
+        guard SceneCatalog.names.contains(request.scene) else {
+            return reply(.failure(Self.error(.unknownScene(request.scene))))
+        }
+        let defaults = control.status.configuration.scene
+        let kind = request.transition.map { TransitionKind(rawValue: $0.rawValue)! } ?? defaults.transition
+        let transition = SceneTransition(kind: kind, duration: request.duration ?? defaults.transitionDuration)
+        let previous = control.status.scene
+        control.send(.switchScene(request.scene, transition: transition) { result in
+            reply(result.map {
+                ["scene": .string(request.scene), "previous": .string(previous),
+                 "transition": .string(transition.kind.rawValue), "duration": .double(transition.duration)]
+            }.mapError(Self.error))
+        })
+    }
+
+    private func set(_ setting: Setting, reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
+        let change: SettingChange
+        switch setting {
+        case .reduceMotion(let on): change = .reduceMotion(on)
+        case .lowPower(let on): change = .lowPower(on)
+        case .brightness(let percent): change = .brightness(percent)
+        case .language(let code):
+            guard LanguageCode.isValid(code) else {
+                return reply(.failure(ControlError(.badArgument, "'\(code)': \(LanguageCode.rule)")))
+            }
+            change = .language(code)
+        }
+        control.send(.change(change) { [control] result in
+            reply(result.map { Self.settingsJSON(control.status) }.mapError(Self.error))
+        })
+    }
+
+    private func get(_ key: String) -> Result<JSONValue, ControlError> {
+        let config = control.status.configuration
+        guard let values = config.values(for: key) else {
+            let hint = Self.closestKey(to: key).map { "; did you mean \($0)?" } ?? ""
+            return .failure(ControlError(.unknownKey, "no configuration key or section '\(key)'\(hint) (keys as in chakra.toml, e.g. low_power.fps)"))
+        }
+        if values.count == 1, values[0].key == key { return .success(["key": .string(key), "value": Self.json(values[0].value)]) }
+        var fields: [String: JSONValue] = [:]
+        for (full, value) in values { fields[String(full.dropFirst(key.count + 1))] = Self.json(value) }
+        return .success(["key": .string(key), "value": .object(fields)])
+    }
+
+    private static func closestKey(to key: String) -> String? {
+        (ConfigKeys.all.map(\.path) + ConfigKeys.sections).min { distance($0, key) < distance($1, key) }.flatMap { distance($0, key) <= 2 ? $0 : nil }
+    }
+
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var next = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count { next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)) }
+            row = next
+        }
+        return row[b.count]
+    }
+
+    /// Reads the file here (the server's thread, a few hundred bytes);
+    /// the loop applies it. An invalid file changes nothing.
+    private func reload(reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
+        let loaded: LoadedConfig
+        do {
+            loaded = try source.load()
+        } catch {
+            logger.error("reload: kept the old settings; the configuration has errors:\n\(error)")
+            return reply(.failure(ControlError(.configInvalid, error.description)))
+        }
+        let file = loaded.file
+        control.send(.applyConfiguration(loaded) { [logger] result in
+            if case .failure(let error) = result { logger.error("reload: kept the old settings: \(error)") }
+            reply(result.map { report in
+                ["file": file.map { .string($0) } ?? .null,
+                 "changed": .array(report.changed.map { .string($0) }),
+                 "restart_needed": .array(report.restartNeeded.map { .string($0) }),
+                 "ignored": .array(report.ignored.map { .string($0) }),
+                 "warnings": .array(report.warnings.map { .string($0) })]
+            }.mapError(Self.error))
+        })
+    }
+
+    /// The loop copies the frame; the copy is converted and encoded here,
+    /// one snapshot at a time. The PNG travels in the reply: no file is
+    /// written on the daemon's side.
+    private func snapshot(reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
+        snapshots.async { [control] in
+            let taken = DispatchSemaphore(value: 0)
+            let result = SnapshotResult()
+            control.send(.snapshotFrame { outcome in
+                result.set(outcome)
+                taken.signal()
+            })
+            guard taken.wait(timeout: .now() + 10) == .success, let outcome = result.value else {
+                return reply(.failure(ControlError(.unavailable, "the frame loop did not answer within 10 s")))
+            }
+            switch outcome {
+            case .failure(let error):
+                reply(.failure(Self.error(error)))
+            case .success(let frame):
+                let image = frame.rgb()
+                do {
+                    let png = try PNGImage.encode(image)
+                    reply(.success(["format": "png", "width": .int(image.width), "height": .int(image.height),
+                                    "png": .string(Data(png).base64EncodedString())]))
+                } catch {
+                    reply(.failure(ControlError(.internal, "\(error)")))
+                }
+            }
+        }
+    }
+}
+
+/// A value handed from the loop's thread to the snapshot queue.
+private final class SnapshotResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Result<FrameSnapshot, DaemonCommandError>?
+    func set(_ value: Result<FrameSnapshot, DaemonCommandError>) { lock.withLock { stored = value } }
+    var value: Result<FrameSnapshot, DaemonCommandError>? { lock.withLock { stored } }
+}
+
+// MARK: JSON
+
+extension ControlService {
+    static func error(_ error: DaemonCommandError) -> ControlError {
+        switch error {
+        case .unknownScene: ControlError(.unknownScene, error.description)
+        case .noFrameYet: ControlError(.noFrame, error.description)
+        case .notSupported: ControlError(.notSupported, error.description)
+        case .configInvalid: ControlError(.configInvalid, error.description)
+        }
+    }
+
+    static func json(_ value: ConfigValue) -> JSONValue {
+        switch value {
+        case .bool(let b): .bool(b)
+        case .int(let i): .int(i)
+        case .double(let d): .double(d)
+        case .string(let s): .string(s)
+        case .array(let items): .array(items.map(json))
+        case .other(let kind): .string(kind)
+        }
+    }
+
+    static func settingsJSON(_ status: DaemonStatus) -> JSONValue {
+        ["reduce_motion": .bool(status.settings.reduceMotion), "low_power": .bool(status.settings.lowPower),
+         "language": .string(status.language), "brightness": status.brightness.map { .int($0) } ?? .null]
+    }
+
+    static func statusJSON(_ status: DaemonStatus, clients: Int) -> JSONValue {
+        let uptime = status.publishedAt > 0 ? status.uptime + (MonotonicClock.now() - status.publishedAt) : status.uptime
+        var fields: [String: JSONValue] = [
+            "scene": .string(status.scene),
+            "paused": .bool(status.paused),
+            "still": .bool(status.still),
+            "output": .string(status.outputKind),
+            "output_summary": .string(status.output),
+            "device": status.device.map { .string($0) } ?? .null,
+            "mode": .string(status.mode),
+            "width": .int(status.width),
+            "height": .int(status.height),
+            "rotation": .int(status.rotation),
+            "fps": ["target": .double(round2(status.fpsTarget)), "actual": .double(round2(status.fps))],
+            "frame_ms": ["median": .double(round2(status.frameTimes.median)), "p99": .double(round2(status.frameTimes.p99)),
+                         "samples": .int(status.frameTimes.samples)],
+            "frames": .int(status.framesPresented),
+            "vt_active": .bool(status.vtActive),
+            "backlight": status.backlight.map { .string($0) } ?? .null,
+            "power": .string(status.power.rawValue),
+            "uptime": .double(round2(uptime)),
+            "clients": .int(clients),
+            "input_devices": .array([]),
+            "spiral": .null,
+            "config_file": status.configFile.map { .string($0) } ?? .null,
+            "version": .string(ChakraVersion.current),
+        ]
+        if case .object(let settings) = settingsJSON(status) { fields.merge(settings) { _, new in new } }
+        return .object(fields)
+    }
+
+    private static func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+    static func event(_ event: DaemonEvent) -> ControlEvent {
+        switch event {
+        case .sceneChanged(let scene, let previous, let transition):
+            ControlEvent(.sceneChanged, ["scene": .string(scene), "previous": .string(previous),
+                                         "transition": .string(transition.kind.rawValue), "duration": .double(transition.duration)])
+        case .settingsChanged(let settings, let language, let brightness):
+            ControlEvent(.settingsChanged, ["reduce_motion": .bool(settings.reduceMotion), "low_power": .bool(settings.lowPower),
+                                            "language": .string(language), "brightness": brightness.map { .int($0) } ?? .null])
+        case .displayChanged(let reason, let output, let width, let height):
+            ControlEvent(.displayChanged, ["reason": .string(reason), "output_summary": .string(output),
+                                           "width": .int(width), "height": .int(height)])
+        case .playbackChanged(let paused):
+            ControlEvent(.playbackChanged, ["paused": .bool(paused)])
+        case .powerChanged(let state):
+            ControlEvent(.powerChanged, ["power": .string(state.rawValue)])
+        case .configReloaded(let file, let report, _):
+            ControlEvent(.configReloaded, ["file": file.map { .string($0) } ?? .null,
+                                           "changed": .array(report.changed.map { .string($0) }),
+                                           "restart_needed": .array(report.restartNeeded.map { .string($0) })])
+        }
+    }
+}

@@ -1,0 +1,315 @@
+import ArgumentParser
+import ChakraControl
+import Foundation
+
+struct Ping: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "Check that chakrad answers.")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+    func request() -> ControlCommand { .ping }
+    func human(_ result: JSONValue) -> String { "pong" }
+}
+
+struct Version: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "Versions of chakrad, chakractl and the protocol.")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+    func request() -> ControlCommand { .version }
+    func human(_ result: JSONValue) -> String {
+        "chakrad \(plain(result["version"] ?? .null)) (protocol \(plain(result["protocol"] ?? .null))), "
+            + "chakractl \(ChakraVersion.current) (protocol \(ControlProtocol.version))"
+    }
+}
+
+struct Status: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "What chakrad shows and how well it runs.")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+    func request() -> ControlCommand { .status }
+
+    func human(_ r: JSONValue) -> String {
+        func v(_ key: String) -> JSONValue { r[key] ?? .null }
+        var state: [String] = []
+        if v("paused") == true { state.append("paused") }
+        if v("still") == true { state.append("still") }
+        var rows: [(String, String)] = [
+            ("scene", plain(v("scene")) + (state.isEmpty ? "" : " (" + state.joined(separator: ", ") + ")")),
+            ("output", plain(v("output_summary"))),
+        ]
+        if v("device") != .null { rows.append(("device", plain(v("device")))) }
+        rows += [
+            ("mode", "\(plain(v("mode"))), rotation \(plain(v("rotation")))°"),
+            ("fps", "\(plain(r["fps"]?["actual"] ?? .null)) (target \(plain(r["fps"]?["target"] ?? .null)))"),
+            ("frame time", "\(plain(r["frame_ms"]?["median"] ?? .null)) ms median, \(plain(r["frame_ms"]?["p99"] ?? .null)) ms p99 "
+                + "over \(plain(r["frame_ms"]?["samples"] ?? .null)) frames"),
+            ("reduce motion", onOff(v("reduce_motion"))),
+            ("low power", onOff(v("low_power"))),
+            ("power", plain(v("power"))),
+            ("brightness", v("brightness") == .null ? "no backlight" : "\(plain(v("brightness")))% (\(plain(v("backlight"))))"),
+            ("language", plain(v("language"))),
+            ("uptime", duration(v("uptime").doubleValue ?? 0)),
+            ("clients", plain(v("clients"))),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+    }
+
+    private func duration(_ seconds: Double) -> String {
+        let s = Int(seconds)
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min \(s % 60) s" }
+        return "\(s / 3600) h \(s % 3600 / 60) min"
+    }
+}
+
+struct Scenes: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "The scenes chakrad can show; * marks the one shown.")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+    func request() -> ControlCommand { .scenes }
+    func human(_ result: JSONValue) -> String {
+        let current = result["current"]?.stringValue
+        return (result["scenes"]?.arrayValue ?? []).compactMap(\.stringValue)
+            .map { ($0 == current ? "* " : "  ") + $0 }.joined(separator: "\n")
+    }
+}
+
+struct Switch: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "Show another scene.")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "The scene (chakractl scenes lists them).")
+    var scene: String
+
+    @Option(help: "cut or crossfade (default: chakrad's [scene] transition).")
+    var transition: TransitionChoice?
+
+    @Option(help: ArgumentHelp("Seconds of the transition, 0...60.", valueName: "seconds"))
+    var duration: Double?
+
+    func validate() throws {
+        if let duration, !(duration >= 0 && duration <= SceneSwitch.maxDuration) {
+            throw ValidationError("--duration must be 0...\(Int(SceneSwitch.maxDuration)) seconds")
+        }
+        if scene.isEmpty { throw ValidationError("the scene name is empty") }
+    }
+
+    func request() -> ControlCommand {
+        .switchScene(SceneSwitch(scene: scene, transition: transition.map { Transition(rawValue: $0.rawValue)! }, duration: duration))
+    }
+
+    func human(_ result: JSONValue) -> String {
+        "\(plain(result["scene"] ?? .null)) (was \(plain(result["previous"] ?? .null)); \(plain(result["transition"] ?? .null)))"
+    }
+}
+
+enum TransitionChoice: String, ExpressibleByArgument, CaseIterable {
+    case cut, crossfade
+}
+
+struct Set: ClientCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change a setting at run time.",
+        discussion: "reduce-motion on|off, low-power on|off, language CODE, brightness 0-100 (with a backlight)."
+    )
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "reduce-motion, low-power, language or brightness.")
+    var key: SettingKey
+
+    @Argument(help: "on/off; a language code; a percentage.")
+    var value: String
+
+    enum SettingKey: String, ExpressibleByArgument, CaseIterable {
+        case reduceMotion = "reduce-motion", lowPower = "low-power", language, brightness
+    }
+
+    func validate() throws { _ = try setting() }
+
+    func setting() throws -> Setting {
+        switch key {
+        case .reduceMotion, .lowPower:
+            guard let on = Switchable(argument: value) else { throw ValidationError("\(key.rawValue) takes on or off, not '\(value)'") }
+            return key == .reduceMotion ? .reduceMotion(on.isOn) : .lowPower(on.isOn)
+        case .language:
+            guard !value.isEmpty, value.count <= 35, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw ValidationError("language takes a code such as en, de or pt-BR, not '\(value)'")
+            }
+            return .language(value)
+        case .brightness:
+            guard let percent = Int(value.hasSuffix("%") ? String(value.dropLast()) : value), (0...100).contains(percent) else {
+                throw ValidationError("brightness takes a percentage 0...100, not '\(value)'")
+            }
+            return .brightness(percent)
+        }
+    }
+
+    func request() throws -> ControlCommand { .set(try setting()) }
+
+    func human(_ result: JSONValue) throws -> String {
+        switch try setting() {
+        case .reduceMotion: "reduce-motion \(onOff(result["reduce_motion"]))"
+        case .lowPower: "low-power \(onOff(result["low_power"]))"
+        case .language: "language \(plain(result["language"] ?? .null))"
+        case .brightness: "brightness \(plain(result["brightness"] ?? .null))%"
+        }
+    }
+}
+
+struct Get: ClientCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A configuration value in force (run-time changes included).",
+        discussion: "KEY as in chakra.toml: low_power.fps, reduce_motion, scene.default; or a section: low_power."
+    )
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "A key or a section of chakra.toml.")
+    var key: String
+
+    func request() -> ControlCommand { .get(key: key) }
+
+    func human(_ result: JSONValue) -> String {
+        let key = result["key"]?.stringValue ?? self.key
+        guard case .object(let fields)? = result["value"] else { return "\(key) = \(toml(result["value"] ?? .null))" }
+        return fields.keys.sorted().map { "\(key).\($0) = \(toml(fields[$0]!))" }.joined(separator: "\n")
+    }
+
+    private func toml(_ value: JSONValue) -> String {
+        if case .array(let items) = value { return "[" + items.map(toml).joined(separator: ", ") + "]" }
+        return value.encoded
+    }
+}
+
+struct Reload: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "Read the configuration file again (an invalid one changes nothing).")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+    func request() -> ControlCommand { .reload }
+
+    func human(_ result: JSONValue) -> String {
+        func list(_ key: String) -> [String] { result[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        var lines = ["reloaded \(plain(result["file"] ?? .null))" + (list("changed").isEmpty ? ": nothing changed" : ": changed " + list("changed").joined(separator: ", "))]
+        if !list("restart_needed").isEmpty { lines.append("needs a restart: " + list("restart_needed").joined(separator: ", ")) }
+        if !list("ignored").isEmpty { lines.append("set on chakrad's command line (file value not used): " + list("ignored").joined(separator: ", ")) }
+        lines += list("warnings").map { "warning: \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}
+
+struct Pause: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "Freeze the scene (a still frame costs nothing).")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+    func request() -> ControlCommand { .pause }
+    func human(_ result: JSONValue) -> String { "paused" }
+}
+
+struct Resume: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "Continue a paused scene.")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+    func request() -> ControlCommand { .resume }
+    func human(_ result: JSONValue) -> String { "resumed" }
+}
+
+struct Wake: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "Count as activity: undim or unblank the screen, restart the idle timers.")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+    func request() -> ControlCommand { .wake }
+    func human(_ result: JSONValue) -> String { "power \(plain(result["power"] ?? .null))" }
+}
+
+struct Spiral: ClientCommand {
+    static let configuration = CommandConfiguration(abstract: "Start or cancel the spiral-breathing exercise.")
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "start or cancel.")
+    var action: Action
+
+    enum Action: String, ExpressibleByArgument, CaseIterable { case start, cancel }
+
+    func request() -> ControlCommand { .spiral(SpiralAction(rawValue: action.rawValue)!) }
+    func human(_ result: JSONValue) -> String { "spiral \(action.rawValue)" }
+}
+
+struct Snapshot: ClientCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Save the frame on screen as a PNG file.",
+        discussion: "chakrad sends the PNG over the socket; chakractl writes the file (chakrad never writes files for clients)."
+    )
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("Where to write the PNG.", valueName: "file.png"))
+    var file: String
+
+    var defaultTimeout: Double { 30 }
+
+    func request() -> ControlCommand { .snapshot }
+
+    func human(_ result: JSONValue) throws -> String {
+        let (width, height) = try save(result)
+        return "wrote \(file) (\(width)x\(height))"
+    }
+
+    func json(_ result: JSONValue) throws -> JSONValue {
+        let (width, height) = try save(result)
+        return ["ok": true, "result": ["file": .string(file), "width": .int(width), "height": .int(height), "format": "png"]]
+    }
+
+    private func save(_ result: JSONValue) throws -> (Int, Int) {
+        guard let encoded = result["png"]?.stringValue, let png = Data(base64Encoded: encoded),
+              png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw ClientFailure(status: .unreachable, description: "chakrad's snapshot is not a PNG")
+        }
+        do {
+            try png.write(to: URL(fileURLWithPath: file), options: .atomic)
+        } catch {
+            throw ValidationError("cannot write \(file): \((error as NSError).localizedDescription)")
+        }
+        return (result["width"]?.intValue ?? 0, result["height"]?.intValue ?? 0)
+    }
+}
+
+struct Events: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print chakrad's events as they happen, until interrupted.",
+        discussion: "Kinds: \(EventKind.allCases.map(\.rawValue).joined(separator: ", ")) (default: all)."
+    )
+    @ParentCommand var root: Chakractl
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: "Only these kinds of events.")
+    var kinds: [Kind] = []
+
+    struct Kind: ExpressibleByArgument {
+        let kind: EventKind
+        init?(argument: String) {
+            guard let kind = EventKind(rawValue: argument.replacingOccurrences(of: "-", with: "_")) else { return nil }
+            self.kind = kind
+        }
+        static var allValueStrings: [String] { EventKind.allCases.map(\.rawValue) }
+    }
+
+    func run() throws {
+        let options = connection.merged(with: root.connection)
+        let connection = try ControlConnection(path: options.socketPath())
+        let outcome = try connection.call(.subscribe(events: kinds.isEmpty ? nil : kinds.map(\.kind)), timeout: options.timeout ?? 10)
+        if case .failure(let error) = outcome { throw ClientFailure(status: .refused, description: "\(error.message) (\(error.code))") }
+        while true {
+            guard case .event(let name, let json) = try connection.readMessage(deadline: nil) else { continue }
+            var line = json.encoded
+            if !options.json {
+                let fields = (json.objectValue ?? [:]).filter { $0.key != "event" }
+                line = ([name] + fields.keys.sorted().map { "\($0)=\(plain(fields[$0]!))" }).joined(separator: " ")
+            }
+            // Unbuffered: a line as soon as it comes, into pipes too.
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import ChakraControl
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import Testing
+@testable import ChakraControlServer
+
+/// The real server on a socket in a temporary directory, against a fake
+/// handler: requests and replies, bad input, limits.
+@Suite("Control server", .serialized)
+struct ControlServerTests {
+    @Test func answersInOrderOnOneConnection() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try running.client()
+        #expect(client.request(#"{"id": 1, "cmd": "ping"}"#) == ["id": 1, "ok": true, "result": ["pong": true]])
+        // Three requests in one write: three replies, in order.
+        client.send("{\"id\":\"a\",\"cmd\":\"ping\"}\n{\"id\":\"b\",\"cmd\":\"status\"}\n{\"id\":\"c\",\"cmd\":\"pause\"}\n")
+        let ids = (0..<3).compactMap { _ in client.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get()["id"] } }
+        #expect(ids == ["a", "b", "c"])
+        #expect(client.request(#"{"cmd": "status"}"#)?["result"]?["clients"] == 1)
+    }
+
+    @Test func aRequestSentOneByteAtATimeIsOneRequest() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try running.client()
+        for byte in Array("{\"id\": 3, \"cmd\": \"ping\"}\n".utf8) {
+            client.send([byte])
+            usleep(1_000)
+        }
+        #expect(client.readLine() == #"{"id":3,"ok":true,"result":{"pong":true}}"#)
+    }
+
+    @Test func badInputIsAnsweredAndTheConnectionKept() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try running.client()
+        #expect(client.request("this is not json")?["error"]?["code"] == "bad_json")
+        #expect(client.request(#"{"id": 4, "cmd": "fly"}"#)?["error"]?["code"] == "unknown_command")
+        #expect(client.request(#"{"id": 5, "cmd": "ping", "extra": 1}"#)?["error"]?["message"] == "unknown argument 'extra' for 'ping'; it takes none")
+        #expect(client.request(#"{"id": 6, "cmd": "switch", "scene": 1}"#)?["error"]?["code"] == "bad_argument")
+        #expect(client.request(#"{"id": 7, "cmd": "switch", "scene": "hart"}"#)?["error"]?["code"] == "unknown_scene")
+        #expect(client.request(#"{"id": 8, "cmd": "ping"}"#)?["ok"] == true)
+        // Refused requests never reached the handler.
+        #expect(running.handler.state.withLock { $0.handled } == [.switchScene(SceneSwitch(scene: "hart")), .ping])
+    }
+
+    @Test func aLineTooLongIsAnsweredThenClosed() throws {
+        let running = try RunningServer(limits: ServerLimits(maxLine: 1024))
+        defer { running.stop() }
+        let client = try running.client()
+        #expect(client.request(#"{"cmd":"ping","pad":"# + "\"" + String(repeating: "x", count: 900) + "\"}")?["error"]?["code"] == "unknown_argument")
+        client.send("{\"cmd\":\"ping\",\"pad\":\"" + String(repeating: "x", count: 5000))   // no newline, ever
+        let reply = client.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() }
+        #expect(reply?["error"]?["code"] == "line_too_long")
+        #expect(reply?["error"]?["message"] == "request line longer than 1024 bytes ([control] max_line); closing the connection")
+        #expect(client.isClosed())
+        #expect(running.handler.state.withLock { $0.handled }.isEmpty)
+        // The server goes on.
+        #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true)
+    }
+
+    @Test func clientsPastTheLimitAreRefused() throws {
+        let running = try RunningServer(limits: ServerLimits(maxClients: 2))
+        defer { running.stop() }
+        let first = try running.client(), second = try running.client()
+        #expect(first.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        #expect(second.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        let third = try running.client()
+        let refusal = third.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() }
+        #expect(refusal?["error"]?["code"] == "too_many_clients")
+        #expect(third.isClosed())
+        #expect(running.server.clientCount == 2)
+        // One leaves: there is room again.
+        first.shutdownWriting()
+        #expect(first.isClosed())
+        #expect(running.eventually { running.server.clientCount == 1 })
+        #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true)
+    }
+
+    /// A subscriber that never reads is dropped once its queue passes the
+    /// bound; one that reads gets every event, in order.
+    @Test func aSubscriberThatDoesNotReadIsDropped() throws {
+        let running = try RunningServer(limits: ServerLimits(maxQueuedBytes: 64 << 10))
+        defer { running.stop() }
+        let sleeper = try running.client(), reader = try running.client()
+        #expect(sleeper.request(#"{"cmd":"subscribe"}"#)?["result"]?["subscribed"] == true)
+        #expect(reader.request(#"{"cmd":"subscribe","events":["scene_changed"]}"#)?["result"]?["events"] == ["scene_changed"])
+        // 5 MB: more than the socket buffers and the queue hold.
+        let padding = String(repeating: "p", count: 1000)
+        let count = 5000
+        let seen = Mutex(0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            while let line = reader.readLine(timeout: 20) {
+                let n = seen.withLock { $0 }
+                guard line.contains("\"n\":\(n),") else { break }
+                seen.withLock { $0 += 1 }
+                if n + 1 == count { break }
+            }
+            done.signal()
+        }.start()
+        for n in 0..<count {
+            running.server.publish(ControlEvent(.sceneChanged, ["n": .int(n), "padding": .string(padding)]))
+            if n % 100 == 0 { usleep(1_000) }
+        }
+        #expect(running.eventually { running.server.clientCount == 1 }, "the sleeper was not dropped")
+        #expect(sleeper.isClosed(timeout: 20))
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(seen.withLock { $0 } == count)
+        // Events it did not ask for do not reach it; its requests are still answered.
+        running.server.publish(ControlEvent(.powerChanged, ["dimmed": true]))
+        #expect(reader.request(#"{"cmd":"ping"}"#) == ["id": nil, "ok": true, "result": ["pong": true]])
+    }
+
+    /// A client that floods requests and never reads has one request with
+    /// the handler at a time, and is not read once its unread replies pass
+    /// the bound; others are served meanwhile.
+    @Test func aFloodHoldsOneRequestAtATime() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        running.handler.hold()
+        let flooder = try running.client()
+        let flood = String(repeating: "{\"cmd\":\"pause\"}\n", count: 20_000)
+        Thread { flooder.send(flood) }.start()   // blocks once the buffers are full
+        let handled = { running.handler.state.withLock { $0.handled.count } }
+        #expect(running.eventually { handled() == 1 })
+        usleep(200_000)
+        #expect(handled() == 1)
+        let other = try running.client()
+        other.send("{\"id\":1,\"cmd\":\"ping\"}\n")
+        #expect(running.eventually { running.handler.state.withLock { $0.held.count } == 2 })
+        #expect(running.handler.state.withLock { $0.mostInFlight } == 2)   // one per connection
+        running.handler.release()
+        #expect(other.readLine() == #"{"id":1,"ok":true,"result":{"pong":true}}"#)
+        // The flood now runs unheld until its unread replies fill the bound.
+        usleep(300_000)
+        let settled = handled()
+        usleep(300_000)
+        #expect(handled() == settled)
+        #expect(settled < 20_000)
+        #expect(other.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+    }
+
+    @Test func theLastLineWithoutANewlineIsAnsweredAtEndOfInput() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try running.client()
+        client.send("{\"id\":1,\"cmd\":\"ping\"}\n{\"id\":2,\"cmd\":\"ping\"}")
+        client.shutdownWriting()
+        #expect(client.readLine()?.contains("\"id\":1") == true)
+        #expect(client.readLine()?.contains("\"id\":2") == true)
+        #expect(client.isClosed())
+    }
+
+    @Test func aClientGoneBeforeItsAnswerHurtsNothing() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        running.handler.hold()
+        do {
+            let client = try running.client()
+            client.send("{\"cmd\":\"snapshot\"}\n")
+            #expect(running.eventually { running.handler.state.withLock { $0.held.count } == 1 })
+        }   // closed here
+        #expect(running.eventually { running.server.clientCount == 0 })
+        running.handler.release()
+        #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true)
+    }
+
+    @Test func newLimitsApplyToOpenConnections() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try running.client()
+        #expect(client.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        running.server.update(ServerLimits(maxLine: 256))
+        usleep(50_000)
+        client.send("{\"cmd\":\"ping\",\"x\":\"" + String(repeating: "y", count: 300) + "\"}\n")
+        #expect(client.readLine()?.contains("line_too_long") == true)
+    }
+}

@@ -1,0 +1,181 @@
+import ChakraControl
+import ChakraControlServer
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+
+/// A fresh directory under /tmp, removed by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/chakra-test-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A blocking client for tests: connect, send, read lines with a deadline.
+final class TestClient: @unchecked Sendable {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: code)!)
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    func shutdownWriting() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// The next line, or nil at end of stream or after `timeout` seconds.
+    func readLine(timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(left * 1000) + 1) > 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+
+    /// True when the server closed the connection within `timeout` (lines still
+    /// waiting are skipped).
+    func isClosed(timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) >= 0 else { return true }
+            if pfd.revents == 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return true }
+        }
+        return false
+    }
+
+    /// Sends a request line and reads the reply line, parsed.
+    func request(_ json: String, timeout: Double = 10) -> JSONValue? {
+        send(json + "\n")
+        guard let line = readLine(timeout: timeout) else { return nil }
+        return try? JSONValue.parse(Array(line.utf8)).get()
+    }
+}
+
+/// A handler that answers like a tiny daemon, counts requests in flight,
+/// and can hold its answers back.
+final class FakeHandler: ControlHandler {
+    struct State {
+        var handled: [ControlCommand] = []
+        var inFlight = 0
+        var mostInFlight = 0
+        var held: [@Sendable (Result<JSONValue, ControlError>) -> Void] = []
+        var holding = false
+    }
+
+    let state = Mutex(State())
+
+    func handle(_ request: ControlRequest, context: RequestContext, reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
+        let holding = state.withLock { state in
+            state.handled.append(request.command)
+            state.inFlight += 1
+            state.mostInFlight = max(state.mostInFlight, state.inFlight)
+            return state.holding
+        }
+        let answer: @Sendable (Result<JSONValue, ControlError>) -> Void = { [self] outcome in
+            state.withLock { $0.inFlight -= 1 }
+            reply(outcome)
+        }
+        let outcome: Result<JSONValue, ControlError>
+        switch request.command {
+        case .ping: outcome = .success(["pong": true])
+        case .status: outcome = .success(["clients": .int(context.clients)])
+        case .switchScene(let request) where request.scene != "heart":
+            outcome = .failure(ControlError(.unknownScene, "no scene named '\(request.scene)'"))
+        default: outcome = .success(["command": .string(request.command.name)])
+        }
+        if holding {
+            state.withLock { $0.held.append({ _ in answer(outcome) }) }
+        } else {
+            answer(outcome)
+        }
+    }
+
+    func hold() { state.withLock { $0.holding = true } }
+
+    /// Answers every held request (from this thread, like a frame loop would).
+    func release() {
+        let held = state.withLock { state in
+            defer { state.held = []; state.holding = false }
+            return state.held
+        }
+        for answer in held { answer(.success(.null)) }
+    }
+}
+
+/// A server on a socket in a temporary directory.
+struct RunningServer {
+    let directory = TemporaryDirectory()
+    let path: String
+    let server: ControlServer
+    let handler = FakeHandler()
+
+    init(limits: ServerLimits = ServerLimits(), name: String = "control.sock") throws {
+        path = directory.path + "/run/" + name
+        let listener = try ControlListener.bind(path: path, mode: 0o660, group: nil)
+        server = try ControlServer(listener: listener, limits: limits, handler: handler, logger: Logger(label: "test"))
+        server.start()
+    }
+
+    func client() throws -> TestClient { try TestClient(path: path) }
+
+    func stop() {
+        server.stop()
+        directory.remove()
+    }
+
+    /// Waits until `condition` holds (10 s at most).
+    func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(5_000)
+        }
+        return condition()
+    }
+}

@@ -1,0 +1,243 @@
+import ChakraConfig
+import ChakraControl
+import ChakraPNG
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import Testing
+@testable import ChakraDaemon
+
+/// The whole daemon on the headless output with its control socket,
+/// driven over the socket: settings at run time, events, reload, idle
+/// timers with a backlight made of files.
+@Suite("Daemon over its control socket", .serialized)
+struct ControlSocketDaemonTests {
+    final class Running: @unchecked Sendable {
+        let daemon: Daemon
+        let directory: String
+        var socket: String { directory + "/run/control.sock" }
+        let finished = DispatchSemaphore(value: 0)
+
+        init(_ configure: (inout DaemonConfiguration, String) throws -> Void) throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("chakra-daemon-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            var configuration = DaemonConfiguration()
+            configuration.output = .headless
+            configuration.outputOptions.headlessWidth = 64
+            configuration.outputOptions.headlessHeight = 36
+            configuration.terminal = .none
+            configuration.fps = 30
+            var control = ChakraConfig.Control()
+            control.socket = directory + "/run/control.sock"
+            configuration.control = control
+            try configure(&configuration, directory)
+            daemon = try Daemon(configuration: configuration, logger: Logger(label: "test"))
+            Thread { [daemon, finished] in
+                try? daemon.run()
+                finished.signal()
+            }.start()
+            let deadline = Date().addingTimeInterval(20)
+            while access(socket, F_OK) != 0, Date() < deadline { usleep(10_000) }
+        }
+
+        func client() throws -> SocketClient { try SocketClient(path: socket) }
+
+        func stop() {
+            daemon.control.send(.stop)
+            _ = finished.wait(timeout: .now() + 20)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+
+        func eventually(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if condition() { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+    }
+
+    private func snapshot(_ client: SocketClient) throws -> PNGImage.RGB {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let reply = client.request(#"{"cmd":"snapshot"}"#, timeout: 20)
+            if let encoded = reply?["result"]?["png"]?.stringValue, let data = Data(base64Encoded: encoded) {
+                return try PNGImage.decode(Array(data))
+            }
+            usleep(50_000)   // no frame yet
+        }
+        throw DaemonCommandError.noFrameYet
+    }
+
+    @Test func settingsChangeAtRunTimeAndEventsFollow() throws {
+        let running = try Running { _, _ in }
+        defer { running.stop() }
+        let subscriber = try running.client(), client = try running.client()
+        #expect(subscriber.request(#"{"cmd":"subscribe","events":["settings_changed","scene_changed","playback_changed"]}"#)?["ok"] == true)
+        let first = try snapshot(client)
+        #expect(first.width == 64 && first.height == 36)
+
+        let set = client.request(#"{"id":1,"cmd":"set","key":"reduce-motion","value":true}"#)
+        #expect(set?["result"]?["reduce_motion"] == true)
+        let event = subscriber.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() }
+        #expect(event?["event"] == "settings_changed" && event?["reduce_motion"] == true)
+        // The status already shows it when the event arrives; the scene is still.
+        #expect(running.eventually { client.request(#"{"cmd":"status"}"#)?["result"]?["still"] == true })
+        let status = try #require(client.request(#"{"cmd":"status"}"#)?["result"])
+        #expect(status["reduce_motion"] == true && status["scene"] == "heart" && status["output"] == "headless")
+        #expect(status["mode"] == "64x36" && status["rotation"] == 0 && status["clients"] == 2)
+        #expect((status["frame_ms"]?["samples"]?.intValue ?? 0) >= 1)
+        #expect((status["frame_ms"]?["median"]?.doubleValue ?? 0) > 0)
+        #expect(status["fps"]?["target"]?.doubleValue == 30)
+        #expect(try snapshot(client) == snapshot(client), "still frames are the same")
+        #expect(client.request(#"{"cmd":"get","key":"reduce_motion"}"#)?["result"]?["value"] == true)
+
+        #expect(client.request(#"{"cmd":"switch","scene":"heart","transition":"cut"}"#)?["result"]?["previous"] == "heart")
+        let switched = subscriber.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() }
+        #expect(switched?["event"] == "scene_changed" && switched?["transition"] == "cut")
+        #expect(client.request(#"{"cmd":"pause"}"#)?["result"]?["paused"] == true)
+        #expect(subscriber.readLine()?.contains("playback_changed") == true)
+
+        #expect(client.request(#"{"cmd":"set","key":"low-power","value":true}"#)?["result"]?["low_power"] == true)
+        #expect(client.request(#"{"cmd":"status"}"#)?["result"]?["fps"]?["target"]?.doubleValue == 20)
+        #expect(client.request(#"{"cmd":"set","key":"language","value":"de"}"#)?["result"]?["language"] == "de")
+        #expect(client.request(#"{"cmd":"set","key":"language","value":"German"}"#)?["error"]?["code"] == "bad_argument")
+        #expect(client.request(#"{"cmd":"get","key":"text.language"}"#)?["result"]?["value"] == "de")
+        #expect(client.request(#"{"cmd":"set","key":"brightness","value":50}"#)?["error"]?["code"] == "not_supported")
+        #expect(client.request(#"{"cmd":"switch","scene":"hart"}"#)?["error"]?["message"] == "no scene named 'hart'; scenes: heart")
+        #expect(client.request(#"{"cmd":"switch","scene":"spiral"}"#)?["error"]?["code"] == "not_available")
+        #expect(client.request(#"{"cmd":"spiral","action":"start"}"#)?["error"]?["code"] == "not_available")
+        #expect(client.request(#"{"cmd":"get","key":"low_power.fsp"}"#)?["error"]?["message"]?.stringValue?.contains("did you mean low_power.fps?") == true)
+    }
+
+    @Test func reloadKeepsTheOldSettingsWhenTheFileIsInvalid() throws {
+        var configPath = ""
+        var base = ""
+        let running = try Running { configuration, directory in
+            configPath = directory + "/chakra.toml"
+            base = """
+                [display]
+                output = "headless"
+                vt = "none"
+                backlight = "none"
+                [control]
+                socket = "\(directory)/run/control.sock"
+
+                """
+            try (base + "[low_power]\nfps = 15\n").write(toFile: configPath, atomically: false, encoding: .utf8)
+            let loaded = try ConfigParser.load(path: configPath)
+            configuration = DaemonConfiguration(file: loaded.config, source: ConfigSource(path: configPath, required: true))
+            configuration.outputOptions.headlessWidth = 64
+            configuration.outputOptions.headlessHeight = 36
+        }
+        defer { running.stop() }
+        let client = try running.client()
+        #expect(client.request(#"{"cmd":"get","key":"low_power.fps"}"#)?["result"]?["value"]?.doubleValue == 15)
+
+        try (base + "[low_power]\nfps = \"fast\"\n").write(toFile: configPath, atomically: false, encoding: .utf8)
+        let refused = client.request(#"{"cmd":"reload"}"#)
+        #expect(refused?["error"]?["code"] == "config_invalid")
+        #expect(refused?["error"]?["message"] == .string("\(configPath):8: low_power.fps: must be a number in 1...1000 (got the string \"fast\")"))
+        #expect(client.request(#"{"cmd":"get","key":"low_power.fps"}"#)?["result"]?["value"]?.doubleValue == 15)
+
+        let changed = base.replacingOccurrences(of: "output = \"headless\"", with: "output = \"drm\"\nfsp = 1") + "[low_power]\nfps = 12\n"
+        try changed.write(toFile: configPath, atomically: false, encoding: .utf8)
+        let reloaded = try #require(client.request(#"{"cmd":"reload"}"#)?["result"])
+        #expect(reloaded["changed"] == ["display.output", "low_power.fps"])
+        #expect(reloaded["restart_needed"] == ["display.output"])
+        #expect(reloaded["warnings"]?.arrayValue?.count == 1)
+        #expect(client.request(#"{"cmd":"get","key":"low_power.fps"}"#)?["result"]?["value"]?.doubleValue == 12)
+        #expect(client.request(#"{"cmd":"get","key":"display.output"}"#)?["result"]?["value"] == "headless")
+    }
+
+    /// Low power with idle timers: dim, then blank (black frame, backlight
+    /// off); a command brings the screen back at the brightness asked for.
+    @Test func idleTimersDimAndBlankAndActivityWakes() throws {
+        let running = try Running { configuration, directory in
+            let panel = directory + "/backlight/panel"
+            try FileManager.default.createDirectory(atPath: panel, withIntermediateDirectories: true)
+            try "100\n".write(toFile: panel + "/max_brightness", atomically: false, encoding: .utf8)
+            try "80\n".write(toFile: panel + "/brightness", atomically: false, encoding: .utf8)
+            configuration.backlight = .auto
+            configuration.backlightRoot = directory + "/backlight"
+            configuration.settings.lowPower = true
+            configuration.config.lowPower.dimAfter = 2
+            configuration.config.lowPower.blankAfter = 3.5
+            configuration.config.lowPower.dimLevel = 50
+        }
+        defer { running.stop() }
+        let level = { (try? String(contentsOfFile: running.directory + "/backlight/panel/brightness", encoding: .utf8)) ?? "" }
+        let client = try running.client()
+        #expect(client.request(#"{"cmd":"subscribe","events":["power_changed"]}"#)?["ok"] == true)
+        #expect(client.readLine(timeout: 20) == #"{"event":"power_changed","power":"dimmed"}"#)
+        #expect(level() == "40\n")   // 50% of 80%
+        #expect(client.readLine(timeout: 20) == #"{"event":"power_changed","power":"blanked"}"#)
+        #expect(level() == "0\n")
+        let status = try #require(client.request(#"{"cmd":"status"}"#)?["result"])
+        #expect(status["power"] == "blanked" && status["brightness"] == 80 && status["backlight"] == "panel")
+        // The black frame comes with the next frame slot.
+        #expect(running.eventually { ((try? snapshot(client))?.bytes.allSatisfy { $0 == 0 }) == true })
+
+        #expect(client.request(#"{"id":"w","cmd":"wake"}"#)?["result"]?["power"] == "normal")
+        #expect(client.readLine(timeout: 20) == #"{"event":"power_changed","power":"normal"}"#)
+        #expect(level() == "80\n")
+        #expect(running.eventually { ((try? snapshot(client))?.bytes.contains { $0 != 0 }) == true })
+
+        #expect(client.request(#"{"cmd":"set","key":"brightness","value":30}"#)?["result"]?["brightness"] == 30)
+        #expect(level() == "30\n")
+    }
+}
+
+/// A blocking line client for the daemon's socket.
+final class SocketClient: @unchecked Sendable {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: code)!)
+        }
+    }
+
+    deinit { close(fd) }
+
+    func readLine(timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                defer { buffer.removeFirst(newline + 1) }
+                return String(decoding: buffer[..<newline], as: UTF8.self)
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(left * 1000) + 1) > 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+
+    /// Sends a request and returns its reply (events before it are skipped).
+    func request(_ json: String, timeout: Double = 10) -> JSONValue? {
+        let line = Array((json + "\n").utf8)
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        while let text = readLine(timeout: timeout) {
+            guard let value = try? JSONValue.parse(Array(text.utf8)).get() else { return nil }
+            if value["event"] == nil { return value }
+        }
+        return nil
+    }
+}
