@@ -34,9 +34,10 @@ public final class FBDevOutput: DisplayOutput {
         let path = options.device ?? "/dev/fb0"
         (self.path, self.logger) = (path, logger)
         let fd = try Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC) })
+        var found: fb_var_screeninfo?
         do {
             var screen = try Self.variableInfo(fd)
-            original = screen
+            (original, found) = (screen, screen)
             if let wanted = options.format { screen = try Self.setFormat(wanted, fd: fd, screen: screen) }
             var fixed = try Self.fixedInfo(fd)
             let layout = Self.layout(screen, fixed)
@@ -50,6 +51,10 @@ public final class FBDevOutput: DisplayOutput {
             }
             (self.fd, self.screen, self.format, lineLength, memory, memoryLength) = (fd, screen, format, Int(fixed.line_length), mapped, length)
         } catch {
+            // setFormat or preparePages may have changed the mode before the
+            // failure (vfb switches to 16 bpp but with red in the low bits):
+            // leave the device as it was found, as close() does.
+            if let found { Self.putBack(found, fd: fd, logger: logger) }
             Glibc.close(fd)
             throw error
         }
@@ -216,12 +221,17 @@ public final class FBDevOutput: DisplayOutput {
         guard !closed else { return }
         closed = true
         if active { memset(memory, 0, memoryLength) }   // not another VT's picture
+        Self.putBack(original, fd: fd, logger: logger)
+        munmap(memory, memoryLength)
+        Glibc.close(fd)
+    }
+
+    /// The var-screeninfo the daemon found (depth, virtual height, panning).
+    static func putBack(_ original: fb_var_screeninfo, fd: Int32, logger: Logger) {
         var restore = original
         restore.activate = UInt32(FB_ACTIVATE_NOW)
         if CLinux_ioctl_pointer(fd, UInt(FBIOPUT_VSCREENINFO), &restore) != 0 {
             logger.debug("fbdev: restoring the screen info: \(SystemError(call: "FBIOPUT_VSCREENINFO", errno: errno))")
         }
-        munmap(memory, memoryLength)
-        Glibc.close(fd)
     }
 }

@@ -8,24 +8,55 @@ Guest side:
                                            each datagram to OUT, one line each
   display_tools.py wait-stats FILE KEY MIN SECONDS
                                            waits until FILE's KEY=value >= MIN
+  display_tools.py fbvar DEVICE            one line from FBIOGET_VSCREENINFO and
+                                           FBIOGET_FSCREENINFO: xres=.. yres=..
+                                           xres_virtual=.. yres_virtual=..
+                                           xoffset=.. yoffset=.. bpp=..
+                                           line_length=.. smem_len=.. rgba=o/l,..
+  display_tools.py fbvar-all DEVICE        every field of fb_var_screeninfo,
+                                           name=value a line (compare before/after)
+  display_tools.py fbdepth DEVICE BPP       FBIOPUT_VSCREENINFO with BPP bits per
+                                           pixel and the driver's own bitfields
+                                           (like fbset -depth)
+  display_tools.py fbgrab DEVICE OUT       the visible page (xoffset, yoffset)
+                                           read() from the device, decoded by
+                                           the var bitfields, as PNG/PPM
+  display_tools.py fbwatch DEVICE SECONDS INTERVAL
+                                           samples yoffset every INTERVAL s for
+                                           SECONDS; prints samples, changes, the
+                                           values seen and the sequence
 Host side:
   display_tools.py rotate IN OUT DEGREES   turns an image clockwise (90/180/270)
   display_tools.py rate BEFORE AFTER       frames per second between two
                                            --stats-file snapshots
+  display_tools.py lit IMAGE               prints how many pixels are not black
 """
 
 import array
 import fcntl
 import os
 import socket
+import struct
 import sys
 import time
 
+sys.dont_write_bytecode = True  # the guest sees the repository read-only
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 
 KDGETMODE = 0x4B3B     # linux/kd.h
 VT_ACTIVATE = 0x5606   # linux/vt.h
 VT_WAITACTIVE = 0x5607
+FBIOGET_VSCREENINFO = 0x4600   # linux/fb.h
+FBIOPUT_VSCREENINFO = 0x4601
+FBIOGET_FSCREENINFO = 0x4602
+
+# struct fb_var_screeninfo: 40 __u32 (the bitfields are offset, length, msb_right).
+VAR_FIELDS = ("xres yres xres_virtual yres_virtual xoffset yoffset bits_per_pixel grayscale "
+              "red.offset red.length red.msb_right green.offset green.length green.msb_right "
+              "blue.offset blue.length blue.msb_right transp.offset transp.length transp.msb_right "
+              "nonstd activate height width accel_flags pixclock left_margin right_margin "
+              "upper_margin lower_margin hsync_len vsync_len sync vmode rotate colorspace "
+              "reserved0 reserved1 reserved2 reserved3").split()
 
 
 def kdmode(tty):
@@ -83,6 +114,131 @@ def wait_stats(path, key, minimum, seconds):
     return 1
 
 
+def fb_info(device):
+    """(var as a dict, fix line_length, fix smem_len) of a framebuffer."""
+    fd = os.open(device, os.O_RDONLY)
+    try:
+        var = bytearray(160)
+        fcntl.ioctl(fd, FBIOGET_VSCREENINFO, var)
+        # struct fb_fix_screeninfo (x86-64): id[16], smem_start (8), smem_len,
+        # type, type_aux, visual, xpanstep/ypanstep/ywrapstep (u16), 2 bytes
+        # of padding, line_length, ...
+        fix = bytearray(80)
+        fcntl.ioctl(fd, FBIOGET_FSCREENINFO, fix)
+    finally:
+        os.close(fd)
+    values = dict(zip(VAR_FIELDS, struct.unpack("=40I", var)))
+    smem_len, line_length = struct.unpack_from("=I", fix, 24)[0], struct.unpack_from("=I", fix, 48)[0]
+    return values, line_length, smem_len
+
+
+def fbvar(device):
+    v, line_length, smem_len = fb_info(device)
+    rgba = ",".join("%d/%d" % (v[c + ".offset"], v[c + ".length"]) for c in ("red", "green", "blue", "transp"))
+    print("xres=%d yres=%d xres_virtual=%d yres_virtual=%d xoffset=%d yoffset=%d bpp=%d line_length=%d smem_len=%d rgba=%s"
+          % (v["xres"], v["yres"], v["xres_virtual"], v["yres_virtual"], v["xoffset"], v["yoffset"],
+             v["bits_per_pixel"], line_length, smem_len, rgba))
+
+
+def fbvar_all(device):
+    values, _, _ = fb_info(device)
+    for name in VAR_FIELDS:
+        print("%s=%d" % (name, values[name]))
+
+
+def fbdepth(device, bpp):
+    fd = os.open(device, os.O_RDWR)
+    try:
+        var = bytearray(160)
+        fcntl.ioctl(fd, FBIOGET_VSCREENINFO, var)
+        values = list(struct.unpack("=40I", var))
+        values[VAR_FIELDS.index("bits_per_pixel")] = int(bpp)
+        for name in ("red", "green", "blue", "transp"):
+            for part in (".offset", ".length", ".msb_right"):
+                values[VAR_FIELDS.index(name + part)] = 0   # the driver's choice
+        values[VAR_FIELDS.index("activate")] = 0   # FB_ACTIVATE_NOW
+        var = bytearray(struct.pack("=40I", *values))
+        fcntl.ioctl(fd, FBIOPUT_VSCREENINFO, var)
+    finally:
+        os.close(fd)
+    fbvar(device)
+
+
+def fbgrab(device, out):
+    """The page on screen, read() from the device (not the mapping the
+    daemon draws through), each channel decoded by the var bitfields and
+    scaled to 8 bits (v * 255 / max, rounded)."""
+    from images import write_image
+    v, line_length, _ = fb_info(device)
+    width, height, bpp = v["xres"], v["yres"], v["bits_per_pixel"]
+    if bpp % 8 or any(v[c + ".msb_right"] for c in ("red", "green", "blue")):
+        print(f"fbgrab: {bpp} bpp / msb_right bitfields are not supported", file=sys.stderr)
+        return 2
+    size = bpp // 8
+    start = v["yoffset"] * line_length + v["xoffset"] * size
+    data = bytearray()
+    fd = os.open(device, os.O_RDONLY)
+    try:
+        while len(data) < height * line_length:
+            chunk = os.pread(fd, height * line_length - len(data), start + len(data))
+            if not chunk:
+                print(f"fbgrab: short read at {start + len(data)}", file=sys.stderr)
+                return 1
+            data += chunk
+    finally:
+        os.close(fd)
+    pixels = b"".join(bytes(data[y * line_length : y * line_length + width * size]) for y in range(height))
+    try:
+        rgb = decode_bitfields(pixels, size, v)
+    except ValueError as error:
+        print(f"fbgrab: {error}", file=sys.stderr)
+        return 2
+    write_image(out, width, height, bytes(rgb))
+    return 0
+
+
+def decode_bitfields(pixels, size, v):
+    """Packed RGB of little-endian pixels of SIZE bytes whose channels are
+    v["red.offset"], v["red.length"], ... Byte k of every pixel goes through
+    a table giving the bits it holds of one channel, already shifted into
+    place; the parts from different bytes are disjoint bits, so one
+    big-integer OR joins them. C speed throughout: a per-pixel Python loop
+    takes many seconds under TCG."""
+    count = len(pixels) // size
+    rgb = bytearray(count * 3)
+    for index, channel in enumerate(("red", "green", "blue")):
+        offset, length = v[channel + ".offset"], v[channel + ".length"]
+        if not 0 < length <= 8:
+            raise ValueError(f"{channel} has {length} bits")
+        maximum, value = (1 << length) - 1, 0
+        for k in range(size):
+            table = bytes((((b << (8 * k)) >> offset) & maximum) for b in range(256))
+            value |= int.from_bytes(pixels[k::size].translate(table), "big")
+        scale = bytes((x * 255 + maximum // 2) // maximum if x <= maximum else 0 for x in range(256))
+        rgb[index::3] = value.to_bytes(count, "big").translate(scale)
+    return bytes(rgb)
+
+
+def fbwatch(device, seconds, interval):
+    """yoffset sampled with FBIOGET_VSCREENINFO (one open descriptor)."""
+    fd = os.open(device, os.O_RDONLY)
+    var, samples = bytearray(160), []
+    deadline = time.monotonic() + float(seconds)
+    try:
+        while time.monotonic() < deadline:
+            fcntl.ioctl(fd, FBIOGET_VSCREENINFO, var)
+            samples.append(struct.unpack_from("=I", var, 20)[0])
+            time.sleep(float(interval))
+    finally:
+        os.close(fd)
+    runs = [samples[0]] if samples else []
+    for value in samples[1:]:
+        if value != runs[-1]:
+            runs.append(value)
+    print("samples=%d changes=%d values=%s sequence=%s" % (
+        len(samples), len(runs) - 1, ",".join(map(str, sorted(set(samples)))), ",".join(map(str, runs))))
+
+
 def rotate(source, target, degrees):
     from images import read_image, write_image
     width, height, rgb = read_image(source)
@@ -110,10 +266,18 @@ def rate(before, after):
     return 0
 
 
+def lit(path):
+    from images import read_image
+    width, height, rgb = read_image(path)
+    count = 0 if rgb.count(0) == len(rgb) else sum(1 for i in range(0, len(rgb), 3) if any(rgb[i:i + 3]))
+    print(count)
+
+
 def main(argv):
     commands = {
         "kdmode": (kdmode, 1), "chvt": (chvt, 1), "notify-listen": (notify_listen, 2),
-        "wait-stats": (wait_stats, 4), "rotate": (rotate, 3), "rate": (rate, 2),
+        "wait-stats": (wait_stats, 4), "rotate": (rotate, 3), "rate": (rate, 2), "lit": (lit, 1),
+        "fbvar": (fbvar, 1), "fbvar-all": (fbvar_all, 1), "fbdepth": (fbdepth, 2), "fbgrab": (fbgrab, 2), "fbwatch": (fbwatch, 3),
     }
     if len(argv) < 2 or argv[1] not in commands or len(argv) - 2 != commands[argv[1]][1]:
         print(__doc__, file=sys.stderr)
