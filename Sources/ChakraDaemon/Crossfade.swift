@@ -1,10 +1,5 @@
 import ChakraMotion
 
-/// How a scene change looks: a cut, or a crossfade (SPEC §1).
-public enum TransitionStyle: String, Sendable, CaseIterable {
-    case cut, crossfade
-}
-
 /// How much of the incoming scene shows during a crossfade, over wall
 /// time. Pure: no clock, no frames.
 ///
@@ -15,8 +10,8 @@ public enum TransitionStyle: String, Sendable, CaseIterable {
 /// new scene. With reduce motion it is a plain linear fade of 0.3 s instead
 /// (seeds/motion-design-system.md: no spring motion under reduce motion).
 ///
-/// A switch back to the scene being left retargets the spring to 0 from
-/// where it is, velocity kept (`reverse`).
+/// A switch back to the scene being left continues from where the fade is,
+/// velocity kept (`swapped`).
 public struct Crossfade: Sendable {
     public static let defaultResponse = 0.5
     public static let dampingFraction = 0.8
@@ -51,14 +46,6 @@ public struct Crossfade: Sendable {
         return min(max(raw, 0), 1)
     }
 
-    /// Where the fade is heading: 1 (the incoming scene) or 0 (back).
-    public var target: Double {
-        switch curve {
-        case .spring(let animation): animation.target
-        case .linear(_, _, _, let to): to
-        }
-    }
-
     /// True once the picture no longer changes: the spring has settled
     /// (within 1/1000, under half an output level) or the fade has ended.
     public func isFinished(at time: Double) -> Bool {
@@ -68,17 +55,20 @@ public struct Crossfade: Sendable {
         }
     }
 
-    /// Head back toward the scene being left (or forward again), from the
-    /// current amount and velocity.
-    public mutating func reverse(at time: Double) {
-        let newTarget = 1 - target
+    /// The same fade seen from the other side, for a switch back to the
+    /// scene being left: the incoming share becomes 1 − amount, heading to
+    /// 1 from there with the spring's velocity turned round (the picture
+    /// and its motion carry on with no jump).
+    public func swapped(at time: Double) -> Crossfade {
+        var other = self
+        let now = amount(at: time)
         switch curve {
-        case .spring(var animation):
-            animation.retarget(to: newTarget, at: time)
-            curve = .spring(animation)
+        case .spring(let animation):
+            let velocity = time > animation.startTime ? animation.velocity(at: time) : animation.startVelocity
+            other.curve = .spring(SpringAnimation(spring: animation.spring, from: 1 - now, to: 1, startTime: time, initialVelocity: -velocity))
         case .linear:
-            let now = amount(at: time)
-            curve = .linear(start: time, duration: Self.reducedMotionDuration * abs(newTarget - now), from: now, to: newTarget)
+            other.curve = .linear(start: time, duration: Self.reducedMotionDuration * now, from: 1 - now, to: 1)
         }
+        return other
     }
 }

@@ -100,14 +100,23 @@ extension FrameLoop {
     private func switchScene(to name: String, transition: SceneTransition, now: Double) -> Result<Void, DaemonCommandError> {
         guard SceneCatalog.names.contains(name) else { return .failure(.unknownScene(name)) }
         let previous = sceneName
-        sceneName = name
-        do {
-            try rebuildScene(reason: "switch")
-        } catch {
-            sceneName = previous
+        let incoming: Scene
+        do { incoming = try Self.makeScene(name, for: output, configuration: configuration) } catch {
             return .failure(.unknownScene(name))
         }
-        clock.restart(at: now)
+        // A crossfade needs a picture on screen to fade from.
+        if transition.kind == .crossfade, firstFrameShown, vtActive, power != .blanked {
+            crossfade(to: incoming, named: name, transition: transition, now: now)
+            logger.info("scene: crossfade from \(previous) to \(name)")
+        } else {
+            cancelCrossfade()
+            scene = incoming
+            sceneName = name
+            clock = newSceneClock(now: now)
+            logger.info("scene: cut to \(name) at \(scene.width)x\(scene.height)")
+        }
+        redraw = true
+        pacer.reset()
         emit(.sceneChanged(scene: name, previous: previous, transition: transition))
         return .success(())
     }

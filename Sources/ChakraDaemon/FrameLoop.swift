@@ -35,6 +35,10 @@ final class FrameLoop {
     var meter = FrameRateMeter()
     /// Drawing times of the last frames, for `status`.
     var frameTimes = FrameTimes()
+    /// The crossfade in progress, and memory kept for the next one
+    /// (FrameLoop+Transition).
+    var sceneChange: SceneChange?
+    var keptTransitionFrames: TransitionFrames?
     let poller: Poller
     let outputDescriptors: [Int32]
 
@@ -100,7 +104,7 @@ final class FrameLoop {
 
     /// Frames change over time (not a still scene, not paused or pinned,
     /// not blanked).
-    var animating: Bool { !scene.isStill && !clock.isFrozen && power != .blanked }
+    var animating: Bool { (sceneChange != nil || !scene.isStill && !clock.isFrozen) && power != .blanked }
 
     /// Whether a frame is wanted at all now, regardless of timing.
     var wantsFrame: Bool { vtActive && output.isReady && (redraw || animating) }
@@ -134,7 +138,11 @@ final class FrameLoop {
             Self.clear(memory)
         } else if !configuration.presentOnly {
             let start = MonotonicClock.now()
-            scene.render(time: clock.time(at: shownAt), into: memory.rotated(configuration.rotation))
+            if let change = sceneChange {
+                drawCrossfade(change, at: shownAt, into: memory.rotated(configuration.rotation))
+            } else {
+                scene.render(time: clock.time(at: shownAt), into: memory.rotated(configuration.rotation))
+            }
             frameTimes.record((MonotonicClock.now() - start) * 1000)
         }
         redraw = false
@@ -147,6 +155,8 @@ final class FrameLoop {
     }
 
     func rebuildScene(reason: String) throws {
+        // New settings or a new size: the crossfade, if any, ends at once.
+        cancelCrossfade()
         scene = try Self.makeScene(sceneName, for: output, configuration: configuration)
         pacer = Self.makePacer(output: output, configuration: configuration)
         redraw = true

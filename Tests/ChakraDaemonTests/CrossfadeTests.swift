@@ -45,15 +45,21 @@ struct CrossfadeTests {
         #expect(fade.isFinished(at: 5.3) && abs(fade.amount(at: 5.3) - 1) < 1e-9)
     }
 
-    @Test("switching back mid-fade retargets from where it is, with no jump", arguments: [false, true])
-    func reverse(reduceMotion: Bool) {
-        var fade = Crossfade(at: 0, reduceMotion: reduceMotion)
+    @Test("switching back mid-fade: the other side's share, continuing with no jump", arguments: [false, true])
+    func swapped(reduceMotion: Bool) {
+        let fade = Crossfade(at: 0, reduceMotion: reduceMotion)
         let before = fade.amount(at: 0.1)
         #expect(before > 0.05 && before < 0.95)
-        fade.reverse(at: 0.1)
-        #expect(fade.target == 0)
-        #expect(abs(fade.amount(at: 0.1) - before) < 1e-12)
-        #expect(fade.amount(at: 5) < 0.001)
-        #expect(fade.isFinished(at: 5))
+        let back = fade.swapped(at: 0.1)
+        // The scene being left now has the share the incoming one had lost.
+        #expect(abs(back.amount(at: 0.1) - (1 - before)) < 1e-12)
+        if !reduceMotion {
+            // Still moving the old way for a moment (velocity kept): the
+            // share of the scene switched back to first shrinks a little.
+            #expect(back.amount(at: 0.11) < back.amount(at: 0.1))
+        }
+        #expect(back.amount(at: 5) > 0.999)
+        #expect(back.isFinished(at: 5))
+        #expect(!back.isFinished(at: 0.12))
     }
 }

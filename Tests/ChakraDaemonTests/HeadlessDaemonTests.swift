@@ -59,9 +59,9 @@ struct HeadlessDaemonTests {
     }
 
     /// The scene drawn directly, for comparison.
-    private func reference(width: Int, height: Int, time: Double, rotation: Rotation = .none) -> PNGImage.RGB {
+    private func reference(width: Int, height: Int, time: Double, rotation: Rotation = .none, scene name: String = "heart") -> PNGImage.RGB {
         let (w, h) = rotation.swapsAxes ? (height, width) : (width, height)
-        let scene = SceneCatalog.make("heart", width: w, height: h, settings: RenderSettings())!
+        let scene = SceneCatalog.make(name, width: w, height: h, settings: RenderSettings())!
         let frame = FrameBuffer(width: width, height: height, format: .xrgb8888)
         scene.render(time: time, into: frame.pixels.rotated(rotation))
         return PNGImage.RGB(width: width, height: height, bytes: frame.rgbBytes())
@@ -76,6 +76,54 @@ struct HeadlessDaemonTests {
         #expect(shown != reference(width: 96, height: 54, time: 0.3))
         // One frame for a frozen clock, not one per refresh.
         #expect(daemon.control.status.framesPresented == 1)
+    }
+
+    /// Switches scene and waits for the reply.
+    private func switchScene(_ daemon: Daemon, to name: String, _ transition: SceneTransition) -> Result<Void, DaemonCommandError>? {
+        let result = Mutex<Result<Void, DaemonCommandError>?>(nil)
+        daemon.control.send(.switchScene(name, transition: transition) { reply in result.withLock { $0 = reply } })
+        let deadline = Date().addingTimeInterval(20)
+        while result.withLock({ $0 }) == nil, Date() < deadline { usleep(5_000) }
+        return result.withLock { $0 }
+    }
+
+    @Test func crossfadeMixesTheTwoScenesThenShowsTheNewOne() throws {
+        let (daemon, finish) = try start {
+            $0.pinnedTime = 2.5
+            $0.fps = 60
+        }
+        let heart = reference(width: 96, height: 54, time: 2.5)
+        let calm = reference(width: 96, height: 54, time: 2.5, scene: "calm")
+        #expect(try snapshot(daemon) == heart)
+        // A slow spring (response 1.5 s), so debug-build frames catch it midway.
+        guard case .success? = switchScene(daemon, to: "calm", SceneTransition(kind: .crossfade, duration: 1.5)) else {
+            Issue.record("switch failed")
+            return
+        }
+        var between = 0
+        let reachedCalm = eventually {
+            let shown = try snapshot(daemon)
+            if shown == calm { return true }
+            // Every channel lies between the two scenes' (give or take the
+            // dither's level), and the frame is neither scene.
+            let mixed = zip(shown.bytes.indices, shown.bytes).allSatisfy { i, v in
+                Int(v) >= Int(min(heart.bytes[i], calm.bytes[i])) - 1 && Int(v) <= Int(max(heart.bytes[i], calm.bytes[i])) + 1
+            }
+            #expect(mixed, "a crossfade frame outside the two scenes")
+            if shown != heart { between += 1 }
+            return false
+        }
+        #expect(reachedCalm, "the crossfade ends on the new scene exactly")
+        #expect(between >= 2, "frames between the two scenes were shown (\(between))")
+        #expect(daemon.control.status.scene == "calm")
+        // A cut is immediate.
+        let cut = switchScene(daemon, to: "heart", SceneTransition(kind: .cut))
+        #expect(cut.map { if case .success = $0 { true } else { false } } == true, "cut: \(String(describing: cut))")
+        #expect(eventually { try snapshot(daemon) == heart })
+        let last = try snapshot(daemon)
+        #expect(last == heart, "after the cut: \(zip(last.bytes, heart.bytes).map { abs(Int($0) - Int($1)) }.max()!) max, calm? \(last == calm)")
+        daemon.control.send(.stop)
+        #expect(finish() == nil)
     }
 
     @Test func rotationTurnsTheFrameIntoMemory() throws {
