@@ -58,6 +58,9 @@ public final class FBDevOutput: DisplayOutput {
             Glibc.close(fd)
             throw error
         }
+        // The page on screen now (a framebuffer may start panned to its
+        // second page): the first frame is drawn into the other one.
+        visiblePage = pages == 2 && screen.yoffset >= screen.yres ? 1 : 0
         vsync = Self.waitsForVSync(fd: fd)
         if !vsync { logger.info("fbdev: \(path): no working FBIO_WAITFORVSYNC; frames are paced by timer") }
         // A blanked console (idle timeout) would hide every frame.
