@@ -4,7 +4,7 @@
 # `systemd-analyze verify` accepts (where it is installed).
 # BUILD_DIR names a directory with chakrad and chakractl (default .build/debug).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 BUILD_DIR=${BUILD_DIR:-.build/debug}
 stage=$(mktemp -d /tmp/chakra-install-XXXXXX)
 trap 'rm -rf "$stage"' EXIT
