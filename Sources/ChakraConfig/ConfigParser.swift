@@ -136,8 +136,8 @@ public enum ConfigParser {
         return "unknown key, ignored\(hint)"
     }
 
-    /// A known key one or two edits away (a typo), if any.
-    static func closestKey(to path: String) -> String? {
+    /// A known key or section one or two edits away (a typo), if any.
+    public static func closestKey(to path: String) -> String? {
         let candidates = ConfigKeys.all.map(\.path) + ConfigKeys.sections
         let scored = candidates.map { ($0, editDistance($0, path)) }.filter { $0.1 <= 2 }
         return scored.min { $0.1 < $1.1 }?.0
