@@ -3,7 +3,7 @@ SWIFT ?= swift
 OUT ?= out
 SIZE ?= 1280x720
 
-.PHONY: help deps build release test run demo bench render allocations clean
+.PHONY: help deps build release test run demo bench render allocations clean install install-test uninstall
 
 help:
 	@echo "make run     install what is missing, build and run the daemon (headless where there is no display)"
@@ -13,6 +13,7 @@ help:
 	@echo "make bench   chakrad bench (release build)"
 	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
 	@echo "make allocations  heap allocations per rendered frame (valgrind; must be 0)"
+	@echo "make install  binaries, systemd units, sysusers.d, udev rule, example config (PREFIX=$(PREFIX) DESTDIR=)"
 
 deps:
 	@scripts/install-deps.sh
@@ -63,3 +64,47 @@ allocations: release
 .PHONY: vm-test
 vm-test:
 	tests/vm/run-all.sh
+
+# Installation. PREFIX for programs and data, DESTDIR for staging (packages,
+# tests). The configuration lives in $(SYSCONFDIR)/chakra, where chakrad
+# looks by default; an existing chakra.toml is never overwritten (the
+# pristine example is always in $(DATADIR)). BUILD_DIR names where the
+# binaries are: the release build by default (built if needed).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+DATADIR ?= $(PREFIX)/share/chakra
+DOCDIR ?= $(PREFIX)/share/doc/chakra
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+BUILD_DIR ?= .build/release
+INSTALL ?= install
+UNIT_VARS = -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g'
+
+install: $(if $(filter .build/release,$(BUILD_DIR)),release)
+	@test -x $(BUILD_DIR)/chakrad && test -x $(BUILD_DIR)/chakractl || { echo "no chakrad and chakractl in $(BUILD_DIR)" >&2; exit 1; }
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVRULESDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/chakra $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 0755 $(BUILD_DIR)/chakrad $(BUILD_DIR)/chakractl $(DESTDIR)$(BINDIR)/
+	sed $(UNIT_VARS) systemd/chakrad.service > $(DESTDIR)$(UNITDIR)/chakrad.service
+	sed $(UNIT_VARS) systemd/chakrad.socket > $(DESTDIR)$(UNITDIR)/chakrad.socket
+	chmod 0644 $(DESTDIR)$(UNITDIR)/chakrad.service $(DESTDIR)$(UNITDIR)/chakrad.socket
+	$(INSTALL) -m 0644 systemd/sysusers.d/chakra.conf $(DESTDIR)$(SYSUSERSDIR)/chakra.conf
+	$(INSTALL) -m 0644 etc/udev/rules.d/90-chakra-backlight.rules $(DESTDIR)$(UDEVRULESDIR)/
+	$(INSTALL) -m 0644 etc/chakra/chakra.toml $(DESTDIR)$(DATADIR)/chakra.toml.example
+	test -e $(DESTDIR)$(SYSCONFDIR)/chakra/chakra.toml || $(INSTALL) -m 0644 etc/chakra/chakra.toml $(DESTDIR)$(SYSCONFDIR)/chakra/chakra.toml
+	$(INSTALL) -m 0644 README.md docs/protocol.md docs/configuration.md docs/display.md $(DESTDIR)$(DOCDIR)/
+	@echo "installed under $(DESTDIR)$(PREFIX); then: systemd-sysusers && udevadm control --reload && systemctl daemon-reload && systemctl enable --now chakrad"
+
+# What `make install` lays out, checked in a staging directory.
+install-test:
+	tests/install/run.sh
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/chakrad $(DESTDIR)$(BINDIR)/chakractl \
+		$(DESTDIR)$(UNITDIR)/chakrad.service $(DESTDIR)$(UNITDIR)/chakrad.socket \
+		$(DESTDIR)$(SYSUSERSDIR)/chakra.conf $(DESTDIR)$(UDEVRULESDIR)/90-chakra-backlight.rules
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	@echo "kept $(DESTDIR)$(SYSCONFDIR)/chakra/chakra.toml"

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import TOMLKit
 
 /// Something wrong (or odd) at a place in the file: "chakra.toml:12:
@@ -51,13 +51,35 @@ public struct LoadedConfig: Sendable, Equatable {
 /// errors naming the key and its line.
 public enum ConfigParser {
     public static func load(path: String) throws(ConfigError) -> LoadedConfig {
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            bytes = try readFile(path)
         } catch {
-            throw ConfigError([ConfigIssue(file: path, message: "cannot read the file: \(Self.reason(error))")])
+            throw ConfigError([ConfigIssue(file: path, message: "cannot read the file: \(error.message)")])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError([ConfigIssue(file: path, message: "not UTF-8 text")])
         }
         return try parse(text, file: path)
+    }
+
+    /// The whole file (plain read(2): works for /dev/null and pipes too).
+    static func readFile(_ path: String) throws(ConfigProblem) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ConfigProblem(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ConfigProblem(String(cString: strerror(errno)))
+            }
+            bytes += chunk[0..<count]
+            guard bytes.count <= 1 << 20 else { throw ConfigProblem("larger than 1 MiB; not a configuration file") }
+        }
     }
 
     public static func parse(_ text: String, file: String? = nil) throws(ConfigError) -> LoadedConfig {
@@ -114,8 +136,8 @@ public enum ConfigParser {
         return "unknown key, ignored\(hint)"
     }
 
-    /// A known key one or two edits away (a typo), if any.
-    static func closestKey(to path: String) -> String? {
+    /// A known key or section one or two edits away (a typo), if any.
+    public static func closestKey(to path: String) -> String? {
         let candidates = ConfigKeys.all.map(\.path) + ConfigKeys.sections
         let scored = candidates.map { ($0, editDistance($0, path)) }.filter { $0.1 <= 2 }
         return scored.min { $0.1 < $1.1 }?.0
@@ -148,17 +170,6 @@ public enum ConfigParser {
         case .time: return .other("a time")
         case .dateTime: return .other("a date-time")
         }
-    }
-
-    private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError { return "no such file" }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoPermissionError { return "permission denied" }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadInapplicableStringEncodingError { return "not UTF-8 text" }
-        return nsError.localizedDescription
     }
 }
 

@@ -10,9 +10,10 @@ final class ClientConnection {
     /// Bytes to send; those before `sent` are sent.
     private var output: [UInt8] = []
     private var sent = 0
-    /// Bytes of replies still in `output`: they do not count against the
-    /// event queue's bound.
-    private var replyAllowance = 0
+    /// The unsent bytes by kind, in order, neighbours of a kind merged
+    /// (a handful at most): replies do not count against the event bound.
+    private var segments: [(bytes: Int, isReply: Bool)] = []
+    private var unsentReplyBytes = 0
 
     /// A request is with the handler; no other is read until it answers.
     var requestInFlight = false
@@ -33,7 +34,7 @@ final class ClientConnection {
     var pendingOutput: Int { output.count - sent }
 
     /// Bytes of events waiting (replies excluded).
-    var queuedEventBytes: Int { max(0, pendingOutput - replyAllowance) }
+    var queuedEventBytes: Int { pendingOutput - unsentReplyBytes }
 
     func queue(_ line: String, isReply: Bool) {
         if sent > 0, sent == output.count {
@@ -42,7 +43,24 @@ final class ClientConnection {
         }
         let start = output.count
         output.append(contentsOf: line.utf8)
-        if isReply { replyAllowance += output.count - start }
+        let count = output.count - start
+        if isReply { unsentReplyBytes += count }
+        if let last = segments.last, last.isReply == isReply {
+            segments[segments.count - 1].bytes += count
+        } else {
+            segments.append((count, isReply))
+        }
+    }
+
+    /// `count` bytes left: they came off the front of the segments.
+    private func consumed(_ count: Int) {
+        var left = count
+        while left > 0, let first = segments.first {
+            let taken = min(left, first.bytes)
+            if first.isReply { unsentReplyBytes -= taken }
+            left -= taken
+            if taken == first.bytes { segments.removeFirst() } else { segments[0].bytes -= taken }
+        }
     }
 
     /// Sends what the socket takes now. Marks the connection dead when the
@@ -54,11 +72,11 @@ final class ClientConnection {
             }
             if count > 0 {
                 sent += count
-                replyAllowance = max(0, replyAllowance - count)
+                consumed(count)
                 continue
             }
             if count < 0, errno == EINTR { continue }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return compact() }
             dead = true   // EPIPE, ECONNRESET...
             return
         }
@@ -66,6 +84,14 @@ final class ClientConnection {
             output = []   // a snapshot went out: give its memory back
             sent = 0
         }
+    }
+
+    /// Drops what was sent when the socket is full: a reader that always
+    /// lags a little must not make the buffer grow by what it did read.
+    private func compact() {
+        guard sent >= 64 << 10, sent * 2 >= output.count else { return }
+        output.removeFirst(sent)
+        sent = 0
     }
 
     /// poll(2) events wanted now.

@@ -7,6 +7,7 @@ import ChakraScenes
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// The daemon's side of the control protocol: turns requests into
 /// `DaemonCommand`s for the frame loop, or answers them from the published
@@ -116,29 +117,13 @@ public final class ControlService: ControlHandler {
     private func get(_ key: String) -> Result<JSONValue, ControlError> {
         let config = control.status.configuration
         guard let values = config.values(for: key) else {
-            let hint = Self.closestKey(to: key).map { "; did you mean \($0)?" } ?? ""
+            let hint = ConfigParser.closestKey(to: key).map { "; did you mean \($0)?" } ?? ""
             return .failure(ControlError(.unknownKey, "no configuration key or section '\(key)'\(hint) (keys as in chakra.toml, e.g. low_power.fps)"))
         }
         if values.count == 1, values[0].key == key { return .success(["key": .string(key), "value": Self.json(values[0].value)]) }
         var fields: [String: JSONValue] = [:]
         for (full, value) in values { fields[String(full.dropFirst(key.count + 1))] = Self.json(value) }
         return .success(["key": .string(key), "value": .object(fields)])
-    }
-
-    private static func closestKey(to key: String) -> String? {
-        (ConfigKeys.all.map(\.path) + ConfigKeys.sections).min { distance($0, key) < distance($1, key) }.flatMap { distance($0, key) <= 2 ? $0 : nil }
-    }
-
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var next = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count { next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)) }
-            row = next
-        }
-        return row[b.count]
     }
 
     /// Reads the file here (the server's thread, a few hundred bytes);
@@ -196,11 +181,10 @@ public final class ControlService: ControlHandler {
 }
 
 /// A value handed from the loop's thread to the snapshot queue.
-private final class SnapshotResult: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Result<FrameSnapshot, DaemonCommandError>?
-    func set(_ value: Result<FrameSnapshot, DaemonCommandError>) { lock.withLock { stored = value } }
-    var value: Result<FrameSnapshot, DaemonCommandError>? { lock.withLock { stored } }
+private final class SnapshotResult: Sendable {
+    private let stored = Mutex<Result<FrameSnapshot, DaemonCommandError>?>(nil)
+    func set(_ value: Result<FrameSnapshot, DaemonCommandError>) { stored.withLock { $0 = value } }
+    var value: Result<FrameSnapshot, DaemonCommandError>? { stored.withLock { $0 } }
 }
 
 // MARK: JSON

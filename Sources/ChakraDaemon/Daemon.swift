@@ -26,7 +26,9 @@ public final class Daemon: Sendable {
         control.publish(DaemonStatus(starting: configuration, at: start))
         let server = openControlSocket()
         defer {
-            // First: no command arrives once the loop has stopped.
+            // Last (defers run in reverse): the socket goes once the screen
+            // is restored; a request sent after the loop stopped is closed
+            // unanswered (chakractl: "chakrad closed the connection").
             server?.stop()
             if let path = server?.listener.path { logger.info("control: stopped listening on \(path)") }
         }

@@ -36,15 +36,18 @@ public struct IdlePolicy: Sendable, Equatable {
     }
 
     /// When (monotonic) the state next changes if nothing happens, given
-    /// the last activity; nil when never.
+    /// the last activity; nil when never. Called every loop turn: no arrays.
     public func nextChange(lastActivity: Double, now: Double, lowPower: Bool) -> Double? {
         guard lowPower else { return nil }
         let current = state(idle: now - lastActivity, lowPower: true)
-        return [dimAfter, blankAfter]
-            .filter { $0 > 0 }
-            .map { lastActivity + $0 }
-            .filter { $0 > now && state(idle: $0 - lastActivity, lowPower: true) != current }
-            .min()
+        var next: Double?
+        func consider(_ after: Double) {
+            let at = lastActivity + after
+            if after > 0, at > now, state(idle: after, lowPower: true) != current, at < next ?? .infinity { next = at }
+        }
+        consider(dimAfter)
+        consider(blankAfter)
+        return next
     }
 }
 

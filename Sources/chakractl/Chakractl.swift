@@ -30,6 +30,11 @@ struct Chakractl: ParsableCommand {
     static let usageStatus: Int32 = 2
 
     static func main() {
+        // A parent may hand down blocked signals (a daemon's signalfd mask):
+        // Ctrl-C must still stop `chakractl events`.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -254,7 +254,7 @@ struct ConfigParserTests {
             _ = try ConfigParser.load(path: "/nonexistent/chakra.toml")
             Issue.record("loaded a missing file")
         } catch {
-            #expect(error.description == "/nonexistent/chakra.toml: cannot read the file: no such file")
+            #expect(error.description == "/nonexistent/chakra.toml: cannot read the file: No such file or directory")
         }
     }
 

@@ -104,7 +104,9 @@ struct ControlServerTests {
         }.start()
         for n in 0..<count {
             running.server.publish(ControlEvent(.sceneChanged, ["n": .int(n), "padding": .string(padding)]))
-            if n % 100 == 0 { usleep(1_000) }
+            // The reader keeps up: never more than 40 events (40 KB) behind,
+            // however busy the machine; the sleeper falls behind by all of them.
+            if n % 20 == 19 { _ = running.eventually { seen.withLock { $0 } >= n - 20 } }
         }
         #expect(running.eventually { running.server.clientCount == 1 }, "the sleeper was not dropped")
         #expect(sleeper.isClosed(timeout: 20))
@@ -136,10 +138,15 @@ struct ControlServerTests {
         running.handler.release()
         #expect(other.readLine() == #"{"id":1,"ok":true,"result":{"pong":true}}"#)
         // The flood now runs unheld until its unread replies fill the bound.
-        usleep(300_000)
-        let settled = handled()
-        usleep(300_000)
-        #expect(handled() == settled)
+        var settled = handled()
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            usleep(300_000)
+            let now = handled()
+            if now == settled { break }
+            settled = now
+        } while Date() < deadline
+        #expect(handled() == settled, "still reading a client that does not read its replies")
         #expect(settled < 20_000)
         #expect(other.request(#"{"cmd":"ping"}"#)?["ok"] == true)
     }

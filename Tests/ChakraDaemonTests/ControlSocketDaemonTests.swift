@@ -152,6 +152,47 @@ struct ControlSocketDaemonTests {
         #expect(client.request(#"{"cmd":"get","key":"display.output"}"#)?["result"]?["value"] == "headless")
     }
 
+    /// Clients flooding requests, sending garbage, or never reading their
+    /// events: frames keep coming at the cap.
+    @Test func floodsDoNotDelayFrames() throws {
+        // Frames presented without drawing: what is measured is the loop's
+        // timing, not how fast a debug build renders on a busy machine.
+        let running = try Running { configuration, _ in
+            configuration.fps = 30
+            configuration.presentOnly = true
+        }
+        defer { running.stop() }
+        let probe = try running.client()
+        #expect(running.eventually { (probe.request(#"{"cmd":"status"}"#)?["result"]?["frames"]?.intValue ?? 0) > 0 })
+        let sleeper = try running.client()
+        _ = sleeper.request(#"{"cmd":"subscribe"}"#)   // and never reads again
+        let stop = Atomic<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+        let flooders = 12
+        for index in 0..<flooders {
+            let client = try running.client()
+            Thread {
+                let lines = ["{\"cmd\":\"status\"}\n", "garbage\n", "{\"cmd\":\"get\",\"key\":\"display\"}\n",
+                             "{\"cmd\":\"set\",\"key\":\"language\",\"value\":\"de\"}\n"]
+                var n = index
+                while !stop.load(ordering: .relaxed) {
+                    _ = client.request(String(lines[n % lines.count].dropLast()), timeout: 5)
+                    n += 1
+                }
+                done.signal()
+            }.start()
+        }
+        // fps.actual is measured over 2 s periods: two whole periods under the flood.
+        usleep(4_500_000)
+        let after = try #require(probe.request(#"{"cmd":"status"}"#)?["result"])
+        stop.store(true, ordering: .relaxed)
+        for _ in 0..<flooders { _ = done.wait(timeout: .now() + 10) }
+        let fps = after["fps"]?["actual"]?.doubleValue ?? 0
+        // The cap is 30; allow for a busy machine, not for a stall.
+        #expect(fps >= 25, "\(fps) fps under the flood")
+        #expect(after["clients"]?.intValue == flooders + 2)
+    }
+
     /// Low power with idle timers: dim, then blank (black frame, backlight
     /// off); a command brings the screen back at the brightness asked for.
     @Test func idleTimersDimAndBlankAndActivityWakes() throws {

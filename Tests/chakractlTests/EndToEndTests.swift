@@ -1,0 +1,180 @@
+import ChakraControl
+import ChakraPNG
+import Foundation
+import Glibc
+import Testing
+
+/// The real chakrad, headless, driven by the real chakractl.
+@Suite("chakrad and chakractl end to end", .serialized, .enabled(if: Binaries.directory != nil, "build chakrad and chakractl first"))
+struct EndToEndTests {
+    private func temporaryDirectory() -> String {
+        var template = Array("/tmp/chakra-e2e-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    private func json(_ text: String) -> JSONValue? {
+        try? JSONValue.parse(Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)).get()
+    }
+
+    @Test func drivesTheHeadlessDaemon() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/chakra.toml"
+        try "[display]\nbacklight = \"none\"\n[low_power]\nfps = 20\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let socket = directory + "/run/control.sock"
+        let daemon = try DaemonProcess(["run", "--config", config, "--output", "headless", "--headless-size", "320x180",
+                                        "--vt", "none", "--socket", socket], log: directory + "/chakrad.log")
+        #expect(daemon.waitUntilAnswering(socket: socket), "chakrad did not answer:\n\(daemon.output)")
+
+        let switched = try Binaries.ctl(socket, "switch", "heart")
+        #expect(switched.status == 0 && switched.output == "heart (was heart; crossfade)\n", "\(switched)")
+
+        let set = try Binaries.ctl(socket, "set", "reduce-motion", "on")
+        #expect(set.status == 0 && set.output == "reduce-motion on\n")
+        let status = json(try Binaries.ctl(socket, "--json", "status").output)?["result"]
+        #expect(status?["reduce_motion"] == true && status?["still"] == true && status?["scene"] == "heart")
+        #expect(status?["mode"] == "320x180" && status?["output"] == "headless")
+        let human = try Binaries.ctl(socket, "status").output
+        #expect(human.contains("scene          heart (still)\n") && human.contains("reduce motion  on\n"), "\(human)")
+
+        let png = directory + "/shot.png"
+        let snapshot = try Binaries.ctl(socket, "snapshot", png)
+        #expect(snapshot.status == 0 && snapshot.output == "wrote \(png) (320x180)\n", "\(snapshot)")
+        let image = try PNGImage.read(from: png)
+        #expect(image.width == 320 && image.height == 180)
+        #expect(Set(image.bytes).count > 16, "a real frame, not a flat one")
+
+        #expect(try Binaries.ctl(socket, "get", "low_power.fps").output == "low_power.fps = 20\n")
+        #expect(try Binaries.ctl(socket, "get", "reduce_motion").output == "reduce_motion = true\n")
+
+        // The daemon says no: exit 1, the message and code on stderr.
+        let refused = try Binaries.ctl(socket, "switch", "hart")
+        #expect(refused.status == 1)
+        #expect(refused.error == "chakractl: no scene named 'hart'; scenes: heart (unknown_scene)\n")
+        let refusedJSON = try Binaries.ctl(socket, "--json", "get", "nope")
+        #expect(refusedJSON.status == 1 && json(refusedJSON.output)?["error"]?["code"] == "unknown_key")
+        #expect(try Binaries.ctl(socket, "spiral", "start").status == 1)
+        // Usage errors: exit 2, nothing sent.
+        #expect(try Binaries.ctl(socket, "bogus").status == 2)
+        #expect(try Binaries.ctl(socket, "set", "brightness", "150").status == 2)
+
+        // SIGHUP reads the file again.
+        try "[display]\nbacklight = \"none\"\n[low_power]\nfps = 15\n".write(toFile: config, atomically: false, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(eventually { (try? Binaries.ctl(socket, "get", "low_power.fps").output) == "low_power.fps = 15\n" })
+        // An invalid file on `chakractl reload`: exit 1, old settings kept.
+        try "[low_power]\nfps = \"fast\"\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let reload = try Binaries.ctl(socket, "reload")
+        #expect(reload.status == 1 && reload.error.contains("\(config):2: low_power.fps: must be a number") && reload.error.contains("(config_invalid)"))
+        #expect(try Binaries.ctl(socket, "get", "low_power.fps").output == "low_power.fps = 15\n")
+
+        #expect(daemon.stop() == 0)
+        #expect(access(socket, F_OK) != 0, "the socket file is removed at exit")
+        let gone = try Binaries.ctl(socket, "ping")
+        #expect(gone.status == 3)
+        #expect(gone.error.hasPrefix("chakractl: cannot reach chakrad at \(socket): No such file or directory"))
+    }
+
+    @Test func eventsStreamUntilInterrupted() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/control.sock"
+        let daemon = try DaemonProcess(["run", "--config", "/dev/null", "--output", "headless", "--headless-size", "64x36",
+                                        "--vt", "none", "--socket", socket], log: directory + "/chakrad.log")
+        defer { _ = daemon.stop() }
+        #expect(daemon.waitUntilAnswering(socket: socket))
+        let events = Process()
+        events.executableURL = URL(fileURLWithPath: Binaries.chakractl)
+        events.arguments = ["--socket", socket, "events", "--json", "settings_changed", "playback_changed"]
+        let pipe = Pipe()
+        events.standardOutput = pipe
+        try events.run()
+        // Subscribed once the daemon counts two clients at a status.
+        #expect(eventually { json((try? Binaries.ctl(socket, "--json", "status"))?.output ?? "")?["result"]?["clients"] == 2 })
+        #expect(try Binaries.ctl(socket, "set", "low-power", "on").status == 0)
+        #expect(try Binaries.ctl(socket, "pause").status == 0)
+        #expect(try Binaries.ctl(socket, "switch", "heart").status == 0)   // not subscribed to scene_changed
+        #expect(try Binaries.ctl(socket, "resume").status == 0)
+        events.interrupt()
+        events.waitUntilExit()
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines == [
+            #"{"event":"settings_changed","brightness":null,"language":"en","low_power":true,"reduce_motion":false}"#,
+            #"{"event":"playback_changed","paused":true}"#,
+            #"{"event":"playback_changed","paused":false}"#,
+        ])
+    }
+
+    @Test func noDaemonIsExitThreeNamingTheSocket() throws {
+        let missing = try Binaries.run(Binaries.chakractl, ["status"], environment: ["CHAKRA_SOCKET": "/nonexistent/chakra.sock"])
+        #expect(missing.status == 3)
+        #expect(missing.error == "chakractl: cannot reach chakrad at /nonexistent/chakra.sock: No such file or directory "
+            + "(is chakrad running? --socket or CHAKRA_SOCKET name another socket)\n")
+        // A socket file nobody listens on.
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stale = directory + "/stale.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in stale.utf8.enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(fd)
+        let refused = try Binaries.ctl(stale, "ping")
+        #expect(refused.status == 3 && refused.error.contains("Connection refused"))
+    }
+
+    @Test func anInvalidConfigurationStopsTheStartWithKeyAndLine() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/bad.toml"
+        try "# kiosk\n[display]\nrotation = 45\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let outcome = try Binaries.run(Binaries.chakrad, ["run", "--config", config, "--output", "headless", "--vt", "none"])
+        #expect(outcome.status == 78)
+        #expect(outcome.error.contains("\(config):3: display.rotation: must be one of 0, 90, 180, 270 (got the integer 45)"), "\(outcome.error)")
+        try "[scene]\ndefault = \"hart\"\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let unknown = try Binaries.run(Binaries.chakrad, ["run", "--config", config, "--output", "headless", "--vt", "none"])
+        #expect(unknown.status == 78 && unknown.error.contains("\(config):2: scene.default: no scene named 'hart'"), "\(unknown.error)")
+    }
+
+    /// systemd socket activation: fd 3 listening, $LISTEN_PID our pid.
+    /// Python stands in for systemd (binds, then execs chakrad in place).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || ProcessInfo.processInfo.environment["PATH"]?.contains("python") == true))
+    func socketActivation() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/activated.sock"
+        let script = """
+            import os, socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.bind(sys.argv[1]); s.listen(8)
+            os.dup2(s.fileno(), 3); os.set_inheritable(3, True)
+            os.environ["LISTEN_FDS"] = "1"; os.environ["LISTEN_PID"] = str(os.getpid())
+            os.execv(sys.argv[2], [sys.argv[2]] + sys.argv[3:])
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, socket, Binaries.chakrad, "run", "--config", "/dev/null", "--output", "headless",
+                             "--headless-size", "64x36", "--vt", "none", "--socket", directory + "/not-this-one.sock"]
+        let log = Pipe()
+        (process.standardOutput, process.standardError) = (log, log)
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        #expect(eventually { (try? Binaries.ctl(socket, "ping"))?.status == 0 })
+        #expect(access(directory + "/not-this-one.sock", F_OK) != 0, "the activated socket is used, --socket is not bound")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(access(socket, F_OK) == 0, "systemd's socket is never removed by chakrad")
+        let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("control: listening on \(socket) (from systemd)"), "\(text)")
+    }
+
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+}
