@@ -127,4 +127,16 @@ struct FramePacerTests {
         #expect(meter.rate == 0)                 // a still scene
         #expect(meter.totalFrames == 120)
     }
+
+    @Test func frameRateMeterIgnoresFramesBeforeItsFirstPeriod() {
+        // The loop's first look comes a period after the first frame, with
+        // that period's frames already counted.
+        var meter = FrameRateMeter(period: 2)
+        for _ in 0..<120 { meter.frame() }
+        #expect(!meter.update(now: 2))
+        for _ in 0..<120 { meter.frame() }
+        #expect(meter.update(now: 4))
+        #expect(meter.rate == 60)
+        #expect(meter.totalFrames == 240)
+    }
 }

@@ -88,7 +88,13 @@ public struct FrameRateMeter: Sendable, Equatable {
     /// A period with no frame reads 0 fps (a still scene).
     @discardableResult
     public mutating func update(now: Double) -> Bool {
-        guard let start = periodStart else { periodStart = now; return false }
+        guard let start = periodStart else {
+            // The first period starts now: frames counted before it have no
+            // known time span (they would double the first reading).
+            periodStart = now
+            periodFrames = 0
+            return false
+        }
         guard now - start >= period else { return false }
         rate = Double(periodFrames) / (now - start)
         periodStart = now
