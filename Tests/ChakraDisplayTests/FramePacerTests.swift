@@ -133,9 +133,11 @@ struct FramePacerTests {
         // that period's frames already counted.
         var meter = FrameRateMeter(period: 2)
         for _ in 0..<120 { meter.frame() }
-        #expect(!meter.update(now: 2))
+        let first = meter.update(now: 2)
+        #expect(!first)
         for _ in 0..<120 { meter.frame() }
-        #expect(meter.update(now: 4))
+        let second = meter.update(now: 4)
+        #expect(second)
         #expect(meter.rate == 60)
         #expect(meter.totalFrames == 240)
     }
