@@ -77,13 +77,6 @@ public struct SpiralGeometry: Sendable {
         cumulativeLengths = lengths
     }
 
-    /// The spiral of a configuration on a screen: centred, lengths × u,
-    /// tracking lost beyond the configured proximity.
-    public init(config: ChakraConfig.Spiral, layout: DesignLayout, pointsPerTurn: Int = SpiralGeometry.defaultPointsPerTurn) {
-        self.init(startRadius: config.startRadius, spacing: config.spacing, rotations: config.rotations, scale: layout.u,
-                  centre: layout.center, lostDistance: config.proximity * layout.u, pointsPerTurn: pointsPerTurn)
-    }
-
     /// The exact curve at angle θ (radians from the start), screen px.
     public static func point(theta: Double, startRadius: Double, spacing: Double, scale: Double, centre: Point) -> Point {
         let r = (startRadius + spacing * theta / (2 * .pi)) * scale

@@ -102,9 +102,9 @@ public final class SpiralSession: @unchecked Sendable {
         events.reserveCapacity(256)
     }
 
-    /// A session for a screen: the configured spiral centred on it.
+    /// A session for a screen: the configured spiral where `SpiralLayout` puts it.
     public convenience init(config: ChakraConfig.Spiral, width: Int, height: Int, time: Double = 0) {
-        self.init(config: config, geometry: SpiralGeometry(config: config, layout: DesignLayout(width: width, height: height)), time: time)
+        self.init(config: config, geometry: SpiralGeometry(config: config, layout: SpiralLayout(width: width, height: height, config: config)), time: time)
     }
 
     // MARK: - Lengths in screen px
