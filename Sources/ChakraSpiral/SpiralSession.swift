@@ -337,7 +337,8 @@ public final class SpiralSession: @unchecked Sendable {
         let length = min(match.length, end)
         if length > fingerLength {
             fingerLength = length
-            if fingerLength - lastTickLength >= config.hapticFeedbackDistance * u {
+            // (A hair of slack: lengths from projections carry rounding.)
+            if fingerLength - lastTickLength >= config.hapticFeedbackDistance * u - 1e-6 {
                 events.append(.haptic(.tick, time: time))
                 lastTickLength = fingerLength
             }
