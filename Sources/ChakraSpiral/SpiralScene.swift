@@ -118,7 +118,10 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
         opacities = .allocate(capacity: Slot.allCases.count)
         opacities.initialize(repeating: 0)
         pool = WorkerPool(threads: threads)
-        compositor = FrameCompositor(maxWidth: width, maxGridWidth: width + 4, threads: pool.threadCount, maxOverlays: Slot.allCases.count)
+        // Overlays are clipped to the screen but for texts, which a long
+        // word may make wider than it.
+        let widest = texts.images.values.reduce(max(width, texts.counterWidth)) { max($0, $1.width) }
+        compositor = FrameCompositor(maxWidth: width, maxGridWidth: widest + 4, threads: pool.threadCount, maxOverlays: Slot.allCases.count)
     }
 
     deinit { opacities.deallocate() }
