@@ -57,7 +57,7 @@ clean:
 
 # Heap allocations per frame (must be 0), with valgrind.
 allocations: release
-	for scene in heart drift calm; do scripts/count-allocations.sh $$scene || exit 1; done
+	for scene in heart drift calm spiral; do scripts/count-allocations.sh $$scene || exit 1; done
 
 # Integration tests in QEMU guests on Debian's kernel (tests/vm/README.md).
 # Installs QEMU and the kernel when it can; skips with a message otherwise.

@@ -41,6 +41,11 @@ let package = Package(
             pkgConfig: "libdrm",
             providers: [.apt(["libdrm-dev"])]
         ),
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]
+        ),
         // Header-only: fbdev, console (KD/VT) and signalfd/eventfd/netlink
         // declarations and ioctl wrappers; the kernel headers come with libc.
         .systemLibrary(name: "CLinuxKernel"),
@@ -51,6 +56,26 @@ let package = Package(
         .target(name: "ChakraMotion"),
         // Pure: the scenes, each a function of time drawing through ChakraRaster.
         .target(name: "ChakraScenes", dependencies: ["ChakraRaster", "ChakraMotion"], swiftSettings: hotPath),
+        // Type: FreeType faces, glyph coverage cached per size, line layout
+        // (advances + kerning), text drawn into surfaces; string catalogs per
+        // language. The only importer of CFreeType.
+        .target(
+            name: "ChakraText",
+            dependencies: [
+                "CFreeType", "ChakraRaster",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: hotPath
+        ),
+        // The spiral-breathing exercise: its geometry and state machine (pure,
+        // plain calls with times), and its scene, which draws text through
+        // ChakraText (so it lives apart from ChakraScenes, which stays pure).
+        .target(
+            name: "ChakraSpiral",
+            dependencies: ["ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraText", "ChakraConfig"],
+            swiftSettings: hotPath
+        ),
         // PNG encoding and decoding through libpng's simplified API.
         .target(name: "ChakraPNG", dependencies: ["CPNG"]),
         // The OS boundary for screens: DRM/KMS, fbdev and headless outputs,
@@ -94,7 +119,7 @@ let package = Package(
             name: "chakrad",
             dependencies: [
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
-                "ChakraDisplay", "ChakraDaemon", "ChakraConfig",
+                "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -116,6 +141,8 @@ let package = Package(
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraControlServer", "ChakraPNG"]),
         .testTarget(name: "chakractlTests", dependencies: ["chakractl", "chakrad", "ChakraControl", "ChakraPNG"]),
+        .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster"]),
+        .testTarget(name: "ChakraSpiralTests", dependencies: ["ChakraSpiral", "ChakraText", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraPNG"]),
         .testTarget(name: "ChakraScenesTests", dependencies: ["ChakraScenes", "ChakraRaster", "ChakraMotion", "ChakraPNG"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(pkg-config libpng-dev libdrm-dev)
+# Text: FreeType and the default font (DejaVu Sans).
+packages+=(libfreetype-dev fonts-dejavu-core)
 # The VM integration tests (tests/vm, make vm-test): QEMU, the Debian kernel
 # the guest boots (its modules come from /lib/modules over 9p), and the
 # static busybox of the guest's initramfs.

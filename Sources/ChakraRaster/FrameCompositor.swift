@@ -25,6 +25,16 @@
 // row width and cannot overflow, and the overflow check would be one more
 // instruction per group of four.
 
+/// Paints sharp, screen-resolution content (a stroke, text) straight into
+/// the float row of the final pass, over the base and under the overlays:
+/// content that would need a factor-1 overlay, whose upsampling costs an
+/// interval setup per pixel, is cheaper written where it lands. Called from
+/// several threads at once for different rows; it must write only pixels
+/// [0, width) of the row it is given and keep it opaque (source-over).
+public protocol SharpRowPainter: AnyObject {
+    func paint(row: PlanarRow, y: Int, width: Int)
+}
+
 public final class FrameCompositor: @unchecked Sendable {
     /// Per-thread scratch: the float row, one grid row, a packed row for
     /// rotated outputs, and the overlays' expanded rows.
@@ -76,14 +86,16 @@ public final class FrameCompositor: @unchecked Sendable {
 
     /// Composes rows [rowStart, rowEnd) of the frame with scratch `slot`.
     /// `overlays[k]` is drawn with `opacities[k]` (0 skips it). `frame`
-    /// comes from this frame's `beginFrame()`.
+    /// comes from this frame's `beginFrame()`. `sharp`, if any, paints each
+    /// row's sharp content between the base and the overlays.
     public func compose(base: Surface, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
-                        into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken) {
+                        into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken, sharp: SharpRowPainter? = nil) {
         let s = scratch[slot]
         let width = output.width
         precondition(width <= maxWidth && overlays.count <= s.expanded.count)
         for y in rows {
             upsampleBase(base, y: y, width: width, scratch: s)
+            sharp?.paint(row: s.row, y: y, width: width)
             for k in 0..<overlays.count where opacities[k] > 0 {
                 blendOverlay(k, overlays[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s)
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChakraRaster
 import ChakraScenes
+import ChakraSpiral
 import Foundation
 
 /// `chakrad bench`: how long a frame takes. A benchmark, not a test: these
@@ -10,7 +11,9 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Measure frame render times per scene and size.")
 
     @Option(help: "Scenes to measure (repeatable; default: all).")
-    var scene: [SceneName] = []
+    var scene: [OfflineSceneName] = []
+
+    @OptionGroup var spiral: SpiralOptions
 
     @Option(help: "Frame sizes WIDTHxHEIGHT (repeatable; default 800x480, 1280x720, 1920x1080).")
     var size: [ScreenSize] = []
@@ -35,7 +38,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let scenes = scene.isEmpty ? SceneCatalog.names : scene.map(\.name)
+        let scenes = scene.isEmpty ? OfflineSceneName.names : scene.map(\.name)
         let sizes = size.isEmpty ? [ScreenSize(width: 800, height: 480), ScreenSize(width: 1280, height: 720), ScreenSize(width: 1920, height: 1080)] : size
         let cores = WorkerPool.coreCount
         let threadCounts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
@@ -47,11 +50,22 @@ struct BenchCommand: ParsableCommand {
             for screen in sizes {
                 let floor = BenchReport.memcpyMilliseconds(bytes: screen.width * screen.height * pixelFormat.bytesPerPixel)
                 for count in threadCounts {
-                    guard let renderer = SceneCatalog.make(name, width: screen.width, height: screen.height, settings: options.settings, threads: count) else { continue }
+                    let renderer: Scene
+                    var start = 1.0
+                    if name == SpiralScene.name {
+                        // The state chosen with --spiral-state (hold by default here: pulse, bar, shimmer, countdown).
+                        var chosen = spiral
+                        if chosen.spiralState == .idle && !CommandLine.arguments.contains("--spiral-state") { chosen.spiralState = .hold }
+                        let (made, reached) = try chosen.makeScene(width: screen.width, height: screen.height, settings: options.settings, threads: count)
+                        (renderer, start) = (made, reached)
+                    } else {
+                        guard let made = SceneCatalog.make(name, width: screen.width, height: screen.height, settings: options.settings, threads: count) else { continue }
+                        renderer = made
+                    }
                     let frame = FrameBuffer(width: screen.width, height: screen.height, format: pixelFormat)
                     let times = BenchReport.measure(frames: frames) { index in
                         // Advancing scene times at 60 fps, starting a little in so every layer is moving.
-                        renderer.render(time: 1 + Double(index) / 60, into: frame.pixels)
+                        renderer.render(time: start + Double(index) / 60, into: frame.pixels)
                     }
                     print(BenchReport.row(scene: name, size: screen.description, threads: count, times: times, floor: floor))
                 }

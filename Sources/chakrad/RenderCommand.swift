@@ -2,16 +2,19 @@ import ArgumentParser
 import ChakraPNG
 import ChakraRaster
 import ChakraScenes
+import ChakraSpiral
 
 /// `chakrad render`: one frame of a scene at a scene time, to a PNG file.
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "render", abstract: "Render one frame of a scene to a PNG file.")
 
-    @Option(help: "Scene to render (\(SceneCatalog.names.joined(separator: ", "))).")
-    var scene = SceneName("heart")
+    @Option(help: "Scene to render (\(OfflineSceneName.names.joined(separator: ", "))).")
+    var scene = OfflineSceneName("heart")
 
-    @Option(help: "Scene time in seconds.")
+    @Option(help: "Scene time in seconds (spiral: seconds after the state was reached).")
     var time = 0.0
+
+    @OptionGroup var spiral: SpiralOptions
 
     @Option(help: "Frame size, WIDTHxHEIGHT.")
     var size = ScreenSize(width: 1280, height: 720)
@@ -26,12 +29,23 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let renderer = SceneCatalog.make(scene.name, width: size.width, height: size.height, settings: options.settings) else {
-            throw ValidationError("unknown scene '\(scene.name)'")
+        let renderer: Scene
+        var sceneTime = time
+        if scene.name == SpiralScene.name {
+            let (made, reached) = try spiral.makeScene(width: size.width, height: size.height, settings: options.settings, threads: 1)
+            // The clock goes on from the state's start: the hold counts on while touching.
+            made.session.advance(to: reached + time)
+            (renderer, sceneTime) = (made, reached + time)
+            print("spiral: \(made.session.state) progress \(String(format: "%.3f", made.session.progress)), hold left \(String(format: "%.2f", made.session.holdRemaining(at: sceneTime))) s, \(made.layout.mode) layout")
+        } else {
+            guard let made = SceneCatalog.make(scene.name, width: size.width, height: size.height, settings: options.settings) else {
+                throw ValidationError("unknown scene '\(scene.name)'")
+            }
+            renderer = made
         }
         // BGR888 is bytes R, G, B in memory: what PNG wants, dithered to 8 bits.
         let frame = FrameBuffer(width: size.width, height: size.height, format: .bgr888)
-        renderer.render(time: time, into: frame.pixels)
+        renderer.render(time: sceneTime, into: frame.pixels)
         try PNGImage.write(PNGImage.RGB(width: size.width, height: size.height, bytes: frame.rgbBytes()), to: output)
         print("wrote \(output): \(scene.name) at t=\(time)s, \(size)\(options.reduceMotion ? ", reduce-motion" : "")\(options.lowPower ? ", low-power" : "")")
     }
