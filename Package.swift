@@ -110,7 +110,7 @@ let package = Package(
             name: "ChakraDaemon",
             dependencies: [
                 "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
-                "ChakraConfig", "ChakraControl", "ChakraControlServer",
+                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -111,7 +111,12 @@ public enum Setting: Sendable, Equatable {
 }
 
 public enum SpiralAction: String, Sendable, CaseIterable {
-    case start, cancel
+    /// Show the exercise (crossfading from an ambient scene) at Idle.
+    case start
+    /// Back to Idle (and to the ambient scene it was started from).
+    case cancel
+    /// The path's points in screen pixels.
+    case path
 }
 
 /// The kinds of events a subscriber can ask for.
@@ -128,6 +133,8 @@ public enum EventKind: String, Sendable, CaseIterable {
     case powerChanged = "power_changed"
     /// The configuration file was read again.
     case configReloaded = "config_reloaded"
-    /// The spiral exercise's state (with the spiral issue).
-    case spiralChanged = "spiral_changed"
+    /// The spiral exercise changed state (`from`, `to`).
+    case spiralState = "spiral_state"
+    /// The spiral's progress, at most five times a second while it moves.
+    case spiralProgress = "spiral_progress"
 }

@@ -53,7 +53,7 @@ public final class ControlService: ControlHandler {
         case .status:
             reply(.success(Self.statusJSON(control.status, clients: context.clients)))
         case .scenes:
-            reply(.success(["scenes": .array(SceneCatalog.names.map { .string($0) }), "current": .string(control.status.scene)]))
+            reply(.success(["scenes": .array(DaemonScenes.names.map { .string($0) }), "current": .string(control.status.scene)]))
         case .switchScene(let request):
             switchScene(request, reply: reply)
         case .set(let setting):
@@ -70,7 +70,9 @@ public final class ControlService: ControlHandler {
         case .wake:
             control.send(.activity { result in reply(result.map { ["power": .string($0.rawValue)] }.mapError(Self.error)) })
         case .spiral(let action):
-            reply(.failure(ControlError(.notAvailable, "the spiral exercise is not in this build yet ('spiral \(action.rawValue)')")))
+            control.send(.spiral(SpiralCommand(rawValue: action.rawValue)!) { result in
+                reply(result.map { Self.spiralJSON($0) }.mapError(Self.error))
+            })
         case .subscribe, .unsubscribe:
             reply(.failure(ControlError(.internal, "subscriptions are the server's")))
         }
@@ -79,10 +81,7 @@ public final class ControlService: ControlHandler {
     // MARK: commands
 
     private func switchScene(_ request: SceneSwitch, reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
-        if request.scene == "spiral" {
-            return reply(.failure(ControlError(.notAvailable, "the spiral exercise is not in this build yet")))
-        }
-        guard SceneCatalog.names.contains(request.scene) else {
+        guard DaemonScenes.names.contains(request.scene) else {
             return reply(.failure(Self.error(.unknownScene(request.scene))))
         }
         let defaults = control.status.configuration.scene
@@ -238,7 +237,7 @@ extension ControlService {
             "uptime": .double(round2(uptime)),
             "clients": .int(clients),
             "input_devices": .array([]),
-            "spiral": .null,
+            "spiral": status.spiral.map(spiralJSON) ?? .null,
             "config_file": status.configFile.map { .string($0) } ?? .null,
             "version": .string(ChakraVersion.current),
         ]
@@ -247,6 +246,19 @@ extension ControlService {
     }
 
     private static func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
+    static func spiralJSON(_ report: SpiralReport) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "state": .string(report.state), "progress": .double((report.progress * 10_000).rounded() / 10_000),
+            "hold_remaining": .double(round2(report.holdRemaining)),
+            "head": ["x": .double(round2(report.headX)), "y": .double(round2(report.headY))],
+            "touching": .bool(report.touching), "needs_resume": .bool(report.needsResume),
+        ]
+        if let points = report.points {
+            fields["points"] = .array(points.map { .array($0.map { .double(round2($0)) }) })
+        }
+        return .object(fields)
+    }
 
     static func event(_ event: DaemonEvent) -> ControlEvent {
         switch event {
@@ -267,6 +279,10 @@ extension ControlService {
             ControlEvent(.configReloaded, ["file": file.map { .string($0) } ?? .null,
                                            "changed": .array(report.changed.map { .string($0) }),
                                            "restart_needed": .array(report.restartNeeded.map { .string($0) })])
+        case .spiralState(let from, let to):
+            ControlEvent(.spiralState, ["from": .string(from), "to": .string(to)])
+        case .spiralProgress(let report):
+            ControlEvent(.spiralProgress, { if case .object(let f) = spiralJSON(report) { f } else { [:] } }())
         }
     }
 }

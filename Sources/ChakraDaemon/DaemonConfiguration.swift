@@ -51,6 +51,8 @@ public struct DaemonConfiguration: Sendable {
     public var backlight: BacklightChoice = .disabled
     /// Where backlights are (tests point it at a directory of their own).
     public var backlightRoot = "/sys/class/backlight"
+    /// The spiral's string catalogs (<language>.toml files).
+    public var catalogDirectory = DaemonScenes.defaultCatalogDirectory()
 
     public init() {}
 
@@ -176,8 +178,8 @@ public struct ConfigSource: Sendable, Equatable {
     /// errors that name the key and its line.
     public static func check(_ loaded: LoadedConfig) throws(ConfigError) {
         let scene = loaded.config.scene.defaultScene
-        guard SceneCatalog.names.contains(scene) else {
-            throw ConfigError([loaded.issue(key: "scene.default", "no scene named '\(scene)'; scenes: \(SceneCatalog.names.joined(separator: ", "))")])
+        guard DaemonScenes.names.contains(scene) else {
+            throw ConfigError([loaded.issue(key: "scene.default", "no scene named '\(scene)'; scenes: \(DaemonScenes.names.joined(separator: ", "))")])
         }
     }
 }

@@ -34,8 +34,29 @@ public enum DaemonCommand: Sendable {
     /// Someone is there (a control command now, touches later): the idle
     /// timers start again and a dimmed or blank screen comes back.
     case activity(reply: Reply<PowerState>?)
+    /// The spiral exercise: start, cancel, or where its path lies.
+    case spiral(SpiralCommand, reply: Reply<SpiralReport>)
     /// Stop as on SIGTERM.
     case stop
+}
+
+public enum SpiralCommand: String, Sendable {
+    case start, cancel, path
+}
+
+/// The spiral exercise as `status` and the spiral events tell it. Lengths
+/// are screen pixels of the frame as seen (before the panel's rotation).
+public struct SpiralReport: Sendable, Equatable {
+    public var state: String
+    /// Of the path's length, 0–1.
+    public var progress: Double
+    public var holdRemaining: Double
+    public var headX: Double, headY: Double
+    public var touching: Bool
+    /// Waiting for the finger to come back to the light.
+    public var needsResume: Bool
+    /// The path (only for `spiral path`).
+    public var points: [[Double]]?
 }
 
 /// How to change scenes; the loop cuts until the scene manager does more.
@@ -69,7 +90,7 @@ public enum DaemonCommandError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownScene(let name): "no scene named '\(name)'; scenes: \(SceneCatalog.names.joined(separator: ", "))"
+        case .unknownScene(let name): "no scene named '\(name)'; scenes: \(DaemonScenes.names.joined(separator: ", "))"
         case .noFrameYet: "no frame has been shown yet"
         case .notSupported(let why), .configInvalid(let why): why
         }
@@ -87,6 +108,8 @@ public enum DaemonEvent: Sendable, Equatable {
     case powerChanged(PowerState)
     /// With the new [control] section (the server's limits).
     case configReloaded(file: String?, report: ReloadReport, control: ChakraConfig.Control)
+    case spiralState(from: String, to: String)
+    case spiralProgress(SpiralReport)
 }
 
 /// The frame on screen, copied: its memory and how to read it. Converting

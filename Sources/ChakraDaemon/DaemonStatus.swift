@@ -18,6 +18,8 @@ public struct DaemonStatus: Sendable, Equatable {
     public var vtActive = true
     public var framesPresented = 0
     public var fps = 0.0
+    /// The spiral exercise, when it is the scene.
+    public var spiral: SpiralReport?
     /// The pacer's rate: the cap, or the display's refresh.
     public var fpsTarget = 0.0
     /// Milliseconds to draw a frame over the last frames (`FrameTimes`).

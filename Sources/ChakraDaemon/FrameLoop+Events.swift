@@ -3,6 +3,7 @@ import ChakraDisplay
 import ChakraPNG
 import ChakraRaster
 import ChakraScenes
+import ChakraSpiral
 import Glibc
 
 /// Signals, commands and output events, handled between frames.
@@ -90,6 +91,10 @@ extension FrameLoop {
             noteActivity(now: now)
             let state = power
             answer = { reply?(.success(state)) }
+        case .spiral(let command, let reply):
+            noteActivity(now: now)
+            let result = spiral(command, now: now)
+            answer = { reply(result) }
         case .stop:
             running = false
         }
@@ -97,12 +102,15 @@ extension FrameLoop {
         answer?()
     }
 
-    private func switchScene(to name: String, transition: SceneTransition, now: Double) -> Result<Void, DaemonCommandError> {
-        guard SceneCatalog.names.contains(name) else { return .failure(.unknownScene(name)) }
+    func switchScene(to name: String, transition: SceneTransition, now: Double) -> Result<Void, DaemonCommandError> {
+        guard DaemonScenes.names.contains(name) else { return .failure(.unknownScene(name)) }
         let previous = sceneName
+        // Chosen by hand: the spiral no longer goes back by itself.
+        if name != SpiralScene.name { spiralReturnScene = nil }
         let incoming: Scene
         do { incoming = try Self.makeScene(name, for: output, configuration: configuration) } catch {
-            return .failure(.unknownScene(name))
+            logger.error("scene: cannot show \(name): \(error)")
+            return .failure(error as? DaemonCommandError ?? .notSupported("cannot show \(name): \(error)"))
         }
         // A crossfade needs a picture on screen to fade from.
         if transition.kind == .crossfade, firstFrameShown, vtActive, power != .blanked {

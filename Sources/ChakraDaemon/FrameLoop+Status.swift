@@ -37,6 +37,7 @@ extension FrameLoop {
         status.vtActive = vtActive
         status.framesPresented = meter.totalFrames
         status.fps = meter.rate
+        status.spiral = spiralReport(now: now, withPath: false)
         status.uptime = now - startTime
         status.publishedAt = now
         status.refreshRate = output.refreshInterval.map { 1 / $0 }

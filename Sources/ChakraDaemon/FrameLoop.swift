@@ -39,6 +39,10 @@ final class FrameLoop {
     /// (FrameLoop+Transition).
     var sceneChange: SceneChange?
     var keptTransitionFrames: TransitionFrames?
+    /// The ambient scene `spiral start` came from, to go back to when the
+    /// exercise ends or is cancelled (FrameLoop+Spiral).
+    var spiralReturnScene: String?
+    var lastSpiralProgressEvent = (time: -Double.infinity, progress: -1.0)
     let poller: Poller
     let outputDescriptors: [Int32]
 
@@ -92,7 +96,7 @@ final class FrameLoop {
         // The scene draws the frame as seen: a panel turned 90° shows a
         // frame of swapped width and height.
         let (w, h) = configuration.rotation.swapsAxes ? (output.height, output.width) : (output.width, output.height)
-        guard let scene = SceneCatalog.make(name, width: w, height: h, settings: configuration.settings, threads: configuration.threads) else {
+        guard let scene = try DaemonScenes.make(name, width: w, height: h, configuration: configuration) else {
             throw DaemonCommandError.unknownScene(name)
         }
         return scene
@@ -114,6 +118,7 @@ final class FrameLoop {
             var now = MonotonicClock.now()
             if let due = output.nextMaintenance, now >= due { output.maintain(now: now) }
             if output.takeRedrawRequest() { redraw = true; pacer.reset() }
+            pumpSpiral(now: now)
             if wantsFrame, now >= pacer.renderStart(now: now) {
                 try drawFrame(now: now)
                 now = MonotonicClock.now()
@@ -193,6 +198,7 @@ final class FrameLoop {
         if animating, vtActive, firstFrameShown { consider(nextStatus) }
         if notifier?.watchdogInterval != nil, idleByDesign { consider(nextWatchdog) }
         consider(idlePolicy.nextChange(lastActivity: lastActivity, now: now, lowPower: configuration.settings.lowPower))
+        consider(spiralDeadline(now: now))
         return wake
     }
 }

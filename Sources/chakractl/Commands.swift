@@ -224,17 +224,28 @@ struct Wake: ClientCommand {
 }
 
 struct Spiral: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "Start or cancel the spiral-breathing exercise.")
+    static let configuration = CommandConfiguration(
+        abstract: "Start or cancel the spiral-breathing exercise, or print its path.",
+        discussion: "start shows the exercise (from an ambient scene, which it returns to at the end); cancel goes back; path prints the path's points in screen pixels, one \"x y\" per line (--json: the whole reply)."
+    )
     @ParentCommand var root: Chakractl
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: "start or cancel.")
+    @Argument(help: "start, cancel or path.")
     var action: Action
 
-    enum Action: String, ExpressibleByArgument, CaseIterable { case start, cancel }
+    enum Action: String, ExpressibleByArgument, CaseIterable { case start, cancel, path }
 
     func request() -> ControlCommand { .spiral(SpiralAction(rawValue: action.rawValue)!) }
-    func human(_ result: JSONValue) -> String { "spiral \(action.rawValue)" }
+    func human(_ result: JSONValue) -> String {
+        if action == .path, case .array(let points)? = result["points"] {
+            return points.map { point in
+                guard case .array(let xy) = point, xy.count == 2 else { return "" }
+                return "\(plain(xy[0])) \(plain(xy[1]))"
+            }.joined(separator: "\n")
+        }
+        return "spiral \(plain(result["state"] ?? .null)), progress \(plain(result["progress"] ?? .null))"
+    }
 }
 
 struct Snapshot: ClientCommand {

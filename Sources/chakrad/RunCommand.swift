@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Turn the picture clockwise for portrait screens: 0, 90, 180 or 270.", transform: { try optionValue($0) { Int($0).flatMap(Rotation.init(rawValue:)) } })
     var rotation: Rotation?
 
-    @Option(help: "Scene to show (\(SceneCatalog.names.joined(separator: ", "))).")
+    @Option(help: "Scene to show (\(DaemonScenes.names.joined(separator: ", "))).")
     var scene: SceneName?
 
     @Option(help: ArgumentHelp("Frame-rate cap (default: the display's refresh; 20 in low-power mode).", valueName: "fps"))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChakraDaemon
 import ChakraScenes
 
 /// A screen size written as WIDTHxHEIGHT.
@@ -20,12 +21,12 @@ struct ScreenSize: ExpressibleByArgument, CustomStringConvertible, Equatable {
 struct SceneName: ExpressibleByArgument, CustomStringConvertible {
     let name: String
     init?(argument: String) {
-        guard SceneCatalog.names.contains(argument) else { return nil }
+        guard DaemonScenes.names.contains(argument) else { return nil }
         name = argument
     }
     init(_ name: String) { self.name = name }
     var description: String { name }
-    static var allValueStrings: [String] { SceneCatalog.names }
+    static var allValueStrings: [String] { DaemonScenes.names }
 }
 
 struct SceneSettingsOptions: ParsableArguments {

@@ -106,9 +106,8 @@ struct ControlSocketDaemonTests {
         #expect(client.request(#"{"cmd":"set","key":"language","value":"German"}"#)?["error"]?["code"] == "bad_argument")
         #expect(client.request(#"{"cmd":"get","key":"text.language"}"#)?["result"]?["value"] == "de")
         #expect(client.request(#"{"cmd":"set","key":"brightness","value":50}"#)?["error"]?["code"] == "not_supported")
-        #expect(client.request(#"{"cmd":"switch","scene":"hart"}"#)?["error"]?["message"] == .string("no scene named 'hart'; scenes: heart, drift, calm"))
-        #expect(client.request(#"{"cmd":"switch","scene":"spiral"}"#)?["error"]?["code"] == "not_available")
-        #expect(client.request(#"{"cmd":"spiral","action":"start"}"#)?["error"]?["code"] == "not_available")
+        #expect(client.request(#"{"cmd":"switch","scene":"hart"}"#)?["error"]?["message"] == .string("no scene named 'hart'; scenes: heart, drift, calm, spiral"))
+        #expect(client.request(#"{"cmd":"spiral","action":"path"}"#)?["error"]?["code"] == "not_supported")
         #expect(client.request(#"{"cmd":"get","key":"low_power.fsp"}"#)?["error"]?["message"]?.stringValue?.contains("did you mean low_power.fps?") == true)
     }
 
@@ -150,6 +149,38 @@ struct ControlSocketDaemonTests {
         #expect(reloaded["warnings"]?.arrayValue?.count == 1)
         #expect(client.request(#"{"cmd":"get","key":"low_power.fps"}"#)?["result"]?["value"]?.doubleValue == 12)
         #expect(client.request(#"{"cmd":"get","key":"display.output"}"#)?["result"]?["value"] == "headless")
+    }
+
+    /// `spiral start` from an ambient scene shows the exercise at Idle,
+    /// `spiral path` gives its path (the head at its start), `cancel` goes
+    /// back to the scene it came from; subscribers hear of it.
+    @Test func spiralStartPathCancel() throws {
+        let running = try Running { configuration, _ in
+            configuration.catalogDirectory = "/nonexistent"   // built-in English
+        }
+        defer { running.stop() }
+        let subscriber = try running.client(), client = try running.client()
+        #expect(subscriber.request(#"{"cmd":"subscribe","events":["scene_changed"]}"#)?["ok"] == true)
+        _ = try snapshot(client)
+        let started = try #require(client.request(#"{"cmd":"spiral","action":"start"}"#)?["result"])
+        #expect(started["state"] == "idle")
+        #expect(started["progress"]?.doubleValue == 0)
+        #expect(subscriber.readLine().map { $0.contains("\"scene\":\"spiral\"") && $0.contains("\"previous\":\"heart\"") } == true)
+        let status = try #require(client.request(#"{"cmd":"status"}"#)?["result"])
+        #expect(status["scene"] == "spiral")
+        #expect(status["spiral"]?["state"] == "idle")
+        let path = try #require(client.request(#"{"cmd":"spiral","action":"path"}"#)?["result"])
+        guard case .array(let points)? = path["points"], let first = points.first, case .array(let xy) = first else {
+            Issue.record("no points in \(path)")
+            return
+        }
+        #expect(points.count > 100)
+        // At Idle the head sits at the path's start; both inside the 64x36 frame.
+        #expect(xy[0].doubleValue == path["head"]?["x"]?.doubleValue && xy[1].doubleValue == path["head"]?["y"]?.doubleValue)
+        #expect((0...64).contains(xy[0].doubleValue ?? -1) && (0...36).contains(xy[1].doubleValue ?? -1))
+        #expect(client.request(#"{"cmd":"spiral","action":"cancel"}"#)?["result"]?["state"] == "idle")
+        #expect(subscriber.readLine().map { $0.contains("\"scene\":\"heart\"") && $0.contains("\"previous\":\"spiral\"") } == true)
+        #expect(client.request(#"{"cmd":"status"}"#)?["result"]?["spiral"] == .null)
     }
 
     /// Clients flooding requests, sending garbage, or never reading their

@@ -50,10 +50,11 @@ struct EndToEndTests {
         // The daemon says no: exit 1, the message and code on stderr.
         let refused = try Binaries.ctl(socket, "switch", "hart")
         #expect(refused.status == 1)
-        #expect(refused.error == "chakractl: no scene named 'hart'; scenes: heart, drift, calm (unknown_scene)\n")
+        #expect(refused.error == "chakractl: no scene named 'hart'; scenes: heart, drift, calm, spiral (unknown_scene)\n")
         let refusedJSON = try Binaries.ctl(socket, "--json", "get", "nope")
         #expect(refusedJSON.status == 1 && json(refusedJSON.output)?["error"]?["code"] == "unknown_key")
-        #expect(try Binaries.ctl(socket, "spiral", "start").status == 1)
+        // Not on screen: cancel and path are refused.
+        #expect(try Binaries.ctl(socket, "spiral", "cancel").status == 1)
         // Usage errors: exit 2, nothing sent.
         #expect(try Binaries.ctl(socket, "bogus").status == 2)
         #expect(try Binaries.ctl(socket, "set", "brightness", "150").status == 2)

@@ -18,7 +18,8 @@ struct SpiralRenderTests {
         try? FileManager.default.removeItem(atPath: path)
         #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["render", "--scene", "spiral", "--progress", "2", "-o", path]) }
         #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["render", "--scene", "spiral", "--spiral-state", "nap", "-o", path]) }
-        // The daemon's own --scene still takes only the catalog's scenes.
-        #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["run", "--scene", "spiral"]) }
+        // The daemon shows the spiral too; unknown names are refused.
+        #expect(throws: Never.self) { try Chakrad.parseAsRoot(["run", "--scene", "spiral"]) }
+        #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["run", "--scene", "spirale"]) }
     }
 }
