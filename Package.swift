@@ -41,6 +41,11 @@ let package = Package(
             pkgConfig: "libdrm",
             providers: [.apt(["libdrm-dev"])]
         ),
+        .systemLibrary(
+            name: "CEvdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
         // Header-only: fbdev, console (KD/VT) and signalfd/eventfd/netlink
         // declarations and ioctl wrappers; the kernel headers come with libc.
         .systemLibrary(name: "CLinuxKernel"),
@@ -61,6 +66,17 @@ let package = Package(
             name: "ChakraDisplay",
             dependencies: [
                 "CDRM", "CLinuxKernel", "ChakraRaster", "ChakraPNG",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Touch input: the pure tracker (raw events to contacts) and mapping
+        // (device coordinates to scene pixels) in Logic/; libevdev devices,
+        // discovery, hotplug (inotify) and force feedback in Device/, the
+        // only importer of CEvdev. Borrows ChakraDisplay's syscall funnel.
+        .target(
+            name: "ChakraInput",
+            dependencies: [
+                "CEvdev", "ChakraRaster", "ChakraDisplay",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -113,6 +129,7 @@ let package = Package(
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraRaster"]),
         .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig"]),
+        .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraRaster"]),
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraControlServer", "ChakraPNG"]),
         .testTarget(name: "chakractlTests", dependencies: ["chakractl", "chakrad", "ChakraControl", "ChakraPNG"]),

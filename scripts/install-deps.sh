@@ -3,7 +3,7 @@
 # Swift itself (6.x) must already be on PATH.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev libdrm-dev)
+packages=(pkg-config libpng-dev libdrm-dev libevdev-dev)
 # The VM integration tests (tests/vm, make vm-test): QEMU, the Debian kernel
 # the guest boots (its modules come from /lib/modules over 9p), and the
 # static busybox of the guest's initramfs.
