@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "ChakraInput",
             dependencies: [
-                "CEvdev", "ChakraRaster", "ChakraDisplay",
+                "CEvdev", "ChakraRaster", "ChakraDisplay", "ChakraConfig",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -110,7 +110,7 @@ let package = Package(
             name: "chakrad",
             dependencies: [
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
-                "ChakraDisplay", "ChakraDaemon", "ChakraConfig",
+                "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

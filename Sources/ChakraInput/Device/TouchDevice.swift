@@ -65,6 +65,8 @@ final class TouchDevice {
     let monotonic: Bool
     /// Draining libevdev's resync (after a SYN_DROPPED).
     private var syncing = false
+    /// SYN_DROPPED seen so far (the reader fell behind the kernel's buffer).
+    private(set) var drops = 0
 
     init(device: EvdevDevice, info: TouchDeviceInfo, mapping: TouchMapping, monotonic: Bool) {
         (self.device, self.info, self.mapping, self.monotonic) = (device, info, mapping, monotonic)
@@ -115,6 +117,7 @@ final class TouchDevice {
             let event = InputEvent(type: raw.type, code: raw.code, value: raw.value, time: time(of: &raw))
             if result == statusSync && !syncing {
                 syncing = true  // this event is the SYN_DROPPED itself
+                drops += 1
                 tracker.process(event) { emitMapped($0, emit) }
             } else {
                 tracker.process(event, sync: syncing) { emitMapped($0, emit) }

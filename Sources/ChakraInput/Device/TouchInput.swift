@@ -123,13 +123,24 @@ public final class TouchInput {
 
     private func read(_ device: TouchDevice, _ emit: (TouchContactEvent) -> Void) {
         device.tracker.nextContactID = nextContactID
+        let drops = device.drops
         let result = device.drain(emit)
         nextContactID = device.tracker.nextContactID
+        if device.drops != drops, Self.isPowerOfTen(device.drops) {
+            logger.warning("input: \(device.info.path) overflowed (SYN_DROPPED, \(device.drops) time\(device.drops == 1 ? "" : "s") so far); resynced from the device's state")
+        }
         switch result {
         case .drained: break
         case .gone: remove(device, because: "it is gone (ENODEV)", emit)
         case .failed(let error): remove(device, because: "\(error)", emit)
         }
+    }
+
+    /// Said the 1st, 10th, 100th... time.
+    static func isPowerOfTen(_ n: Int) -> Bool {
+        var n = n
+        while n >= 10, n % 10 == 0 { n /= 10 }
+        return n == 1
     }
 
     private func scan() {
