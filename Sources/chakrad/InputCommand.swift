@@ -60,6 +60,9 @@ struct InputCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Directory of the evdev nodes.", visibility: .hidden))
     var directory = "/dev/input"
 
+    @Flag(help: ArgumentHelp("With --watch: count the contacts and print only the total at the end (allocation counts).", visibility: .hidden))
+    var countOnly = false
+
     enum RumbleName: String, ExpressibleByArgument, CaseIterable { case tick, beat }
 
     func validate() throws {
@@ -116,16 +119,22 @@ struct InputCommand: ParsableCommand {
               + "\(input.devices.count) touchscreen\(input.devices.count == 1 ? "" : "s"); Ctrl-C stops")
         let poller = Poller(descriptors: [signals.descriptor, input.descriptor])
         var running = true
+        var count = 0
         while running {
             try poller.wait(timeout: nil)
             if poller.isReadable(0) { signals.drain { _ in running = false } }
             if poller.isReadable(1) {
-                input.handleReadable { event in
-                    say("\(event) t=\(String(format6: event.time)) dev=\(event.device)")
+                if countOnly {
+                    input.handleReadable { _ in count += 1 }
+                } else {
+                    input.handleReadable { event in
+                        count += 1
+                        say("\(event) t=\(String(format6: event.time)) dev=\(event.device)")
+                    }
                 }
             }
         }
-        say("stopped")
+        say("stopped after \(count) contact event\(count == 1 ? "" : "s")")
     }
 
     /// One line straight to standard output, at once: the watcher runs

@@ -8,12 +8,16 @@
         move SLOT X Y      ABS_MT_SLOT, X, Y, SYN_REPORT
         up SLOT            ABS_MT_SLOT, ABS_MT_TRACKING_ID -1 (+ BTN_TOUCH 0), SYN_REPORT
         st X Y TOUCH       single-touch: ABS_X, ABS_Y, BTN_TOUCH, SYN_REPORT
-        flood SLOT X0 N    N frames moving SLOT's X from X0 by 1 (to overflow a reader's buffer)
+        frame [X Y]...     protocol A: each contact's X, Y, SYN_MT_REPORT, then BTN_TOUCH
+                           and SYN_REPORT (no contacts: a lone SYN_MT_REPORT, all up)
+        flood SLOT X0 N [MS]  N frames moving SLOT's X from X0 by 1, MS milliseconds
+                           apart (default 0: at once, to overflow a reader's buffer)
         destroy            UI_DEV_DESTROY (the device vanishes; this script goes on)
       and prints "done LINE" after each. EOF destroys the device.
       KIND:
         mt-b      INPUT_PROP_DIRECT, 10 slots, ABS_MT_POSITION_X 0..3999, Y 0..2999
         mt-b2     the same with X -2000..1999, Y 0..999 (a range not starting at 0)
+        mt-a      protocol A: INPUT_PROP_DIRECT, ABS_MT_POSITION_X 0..3999, Y 0..2999, no slots
         st        ABS_X 0..1023, ABS_Y 0..767, BTN_TOUCH, no INPUT_PROP_DIRECT
         touchpad  like mt-b without INPUT_PROP_DIRECT, with BTN_TOOL_FINGER
         ff        EV_FF with FF_RUMBLE (4 effects): answers the uploads and
@@ -35,7 +39,7 @@ import sys
 import time
 
 EV_SYN, EV_KEY, EV_ABS, EV_FF, EV_UINPUT = 0x00, 0x01, 0x03, 0x15, 0x0101
-SYN_REPORT = 0
+SYN_REPORT, SYN_MT_REPORT = 0, 2
 BTN_TOOL_FINGER, BTN_TOUCH = 0x145, 0x14A
 ABS_X, ABS_Y = 0x00, 0x01
 ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID = 0x2F, 0x35, 0x36, 0x39
@@ -76,6 +80,7 @@ KINDS = {
     "mt-b": {"direct": True, "x": (0, 3999), "y": (0, 2999)},
     "mt-b2": {"direct": True, "x": (-2000, 1999), "y": (0, 999)},
     "touchpad": {"direct": False, "x": (0, 3999), "y": (0, 2999)},
+    "mt-a": {"direct": True, "x": (0, 3999), "y": (0, 2999), "slots": False},
 }
 
 
@@ -101,8 +106,9 @@ def create(kind, name):
         # The pointer-emulation axes real multitouch drivers also have.
         absinfo(fd, ABS_X, *spec["x"])
         absinfo(fd, ABS_Y, *spec["y"])
-        absinfo(fd, ABS_MT_SLOT, 0, 9)
-        absinfo(fd, ABS_MT_TRACKING_ID, 0, 65535)
+        if spec.get("slots", True):
+            absinfo(fd, ABS_MT_SLOT, 0, 9)
+            absinfo(fd, ABS_MT_TRACKING_ID, 0, 65535)
         absinfo(fd, ABS_MT_POSITION_X, *spec["x"])
         absinfo(fd, ABS_MT_POSITION_Y, *spec["y"])
         if spec["direct"]:
@@ -150,11 +156,20 @@ def command(fd, kind, words):
     elif verb == "st":
         x, y, down = args
         emit(fd, [(EV_ABS, ABS_X, x), (EV_ABS, ABS_Y, y), (EV_KEY, BTN_TOUCH, down), (EV_SYN, SYN_REPORT, 0)])
+    elif verb == "frame":
+        events = []
+        for x, y in zip(args[0::2], args[1::2]):
+            events += [(EV_ABS, ABS_MT_POSITION_X, x), (EV_ABS, ABS_MT_POSITION_Y, y), (EV_SYN, SYN_MT_REPORT, 0)]
+        if not args:
+            events.append((EV_SYN, SYN_MT_REPORT, 0))
+        emit(fd, events + [(EV_KEY, BTN_TOUCH, 1 if args else 0), (EV_SYN, SYN_REPORT, 0)])
     elif verb == "flood":
-        slot, x0, count = args
+        slot, x0, count, pause = (args + [0])[:4]
         emit(fd, [(EV_ABS, ABS_MT_SLOT, slot), (EV_SYN, SYN_REPORT, 0)])
         for i in range(count):
             emit(fd, [(EV_ABS, ABS_MT_POSITION_X, x0 + i), (EV_SYN, SYN_REPORT, 0)])
+            if pause:
+                time.sleep(pause / 1000)
     elif verb == "destroy":
         fcntl.ioctl(fd, UI_DEV_DESTROY)
     else:
