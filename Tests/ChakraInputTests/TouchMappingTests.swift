@@ -121,6 +121,23 @@ struct TouchMappingTests {
         #expect(close(map(999, 0, rotation: .clockwise90, calibration: swap), [399.8, 799.2]))
     }
 
+    /// On a square panel (the scene keeps its size when turned) the usual
+    /// calibration matrices for turned touch panels do what the rotations
+    /// do: [0 1 0 −1 0 1] is x' = y, y' = 1 − x, i.e. s = v, t = 1 − u.
+    @Test func rotationMatricesMatchTheRotations() {
+        let square = TouchMapping.Axes(x: 0...99, y: 0...99)
+        let matrices: [(Rotation, [Double])] = [(.clockwise90, [0, 1, 0, -1, 0, 1]), (.upsideDown, [-1, 0, 1, 0, -1, 1]),
+                                                (.clockwise270, [0, -1, 1, 1, 0, 0])]
+        for (rotation, matrix) in matrices {
+            let turned = TouchMapping(axes: square, panelWidth: 300, panelHeight: 300, rotation: rotation)
+            let calibrated = TouchMapping(axes: square, panelWidth: 300, panelHeight: 300, calibration: Calibration(matrix)!)
+            for (x, y) in [(Int32(0), Int32(0)), (99, 0), (10, 70), (99, 99)] {
+                let a = turned.map(x: x, y: y), b = calibrated.map(x: x, y: y)
+                #expect(close([a.x, a.y], [b.x, b.y]), "rotation \(rotation.rawValue), (\(x), \(y))")
+            }
+        }
+    }
+
     @Test func offScreenIsHeldAtTheEdge() {
         // Shifted right by half the width: device x 999 → 1.4995 → past the edge.
         let shifted = Calibration([1, 0, 0.5, 0, 1, 0])!

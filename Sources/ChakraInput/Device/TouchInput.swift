@@ -193,7 +193,11 @@ public final class TouchInput {
         let capabilities = device.capabilities
         let describe = "\(path) \"\(capabilities.name)\""
         guard settings.device.accepts(path: path, name: capabilities.name) else {
-            skip(path, number, "input: skipped \(describe): not the configured device (\(settings.device))")
+            // A configured udev link (by-path, by-id) that does not exist
+            // yet may come to name this node: look again on its next IN_ATTRIB.
+            var pending = false
+            if case .path(let wanted) = settings.device { pending = access(wanted, F_OK) != 0 }
+            skip(path, number, "input: skipped \(describe): not the configured device (\(settings.device))", retry: pending)
             return
         }
         let classification = DeviceClassification(capabilities, configured: settings.device != .automatic)
@@ -204,9 +208,10 @@ public final class TouchInput {
         take(device, touchProtocol: touchProtocol, axes: axes, reason: reason)
     }
 
-    private func skip(_ path: String, _ number: UInt64, _ message: String) {
-        skipped[path] = (number, false)
-        logger.info("\(message)")
+    private func skip(_ path: String, _ number: UInt64, _ message: String, retry: Bool = false) {
+        let repeated = skipped[path]?.deviceNumber == number
+        skipped[path] = (number, retry)
+        if !repeated { logger.info("\(message)") }
     }
 
     private func take(_ device: EvdevDevice, touchProtocol: TouchProtocol, axes: TouchMapping.Axes, reason: String) {
