@@ -154,3 +154,13 @@ struct TouchMappingTests {
         #expect(Calibration([1, 0, 0, 0, 1, 0])?.isIdentity == true)
     }
 }
+
+@Suite("Contact lines")
+struct ContactLineTests {
+    @Test func oneDecimalHalfAwayFromZero() {
+        let event = TouchContactEvent(phase: .down, id: 3, x: 320.3125, y: 0.05, time: 1.5, deviceX: 512, deviceY: -7, device: 1)
+        #expect(event.description == "down id=3 x=320.3 y=0.1 device=512,-7")
+        #expect(TouchContactEvent.format(-0.25) == "-0.3")
+        #expect(TouchContactEvent.format(639.6875) == "639.7")
+    }
+}

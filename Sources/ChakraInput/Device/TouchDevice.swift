@@ -29,9 +29,10 @@ public struct TouchContactEvent: Sendable, Equatable, CustomStringConvertible {
         "\(phase) id=\(id) x=\(Self.format(x)) y=\(Self.format(y)) device=\(deviceX),\(deviceY)"
     }
 
+    /// One decimal, rounded half away from zero.
     static func format(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(abs(tenths % 10))"
+        return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 }
 
