@@ -46,6 +46,11 @@ let package = Package(
             pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]
         ),
+        .systemLibrary(
+            name: "CEvdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
         // Header-only: fbdev, console (KD/VT) and signalfd/eventfd/netlink
         // declarations and ioctl wrappers; the kernel headers come with libc.
         .systemLibrary(name: "CLinuxKernel"),
@@ -89,6 +94,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Touch input: the pure tracker (raw events to contacts) and mapping
+        // (device coordinates to scene pixels) in Logic/; libevdev devices,
+        // discovery, hotplug (inotify) and force feedback in Device/, the
+        // only importer of CEvdev. Borrows ChakraDisplay's syscall funnel.
+        .target(
+            name: "ChakraInput",
+            dependencies: [
+                "CEvdev", "ChakraRaster", "ChakraDisplay", "ChakraConfig",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Pure: the configuration model with its defaults, and its reading
         // from TOML (keys, types, ranges, line numbers for errors).
         .target(name: "ChakraConfig", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
@@ -119,7 +135,7 @@ let package = Package(
             name: "chakrad",
             dependencies: [
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
-                "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText",
+                "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText", "ChakraInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -137,7 +153,8 @@ let package = Package(
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraRaster"]),
         .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
-        .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig"]),
+        .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
+        .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraRaster"]),
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraControlServer", "ChakraPNG"]),
         .testTarget(name: "chakractlTests", dependencies: ["chakractl", "chakrad", "ChakraControl", "ChakraPNG"]),

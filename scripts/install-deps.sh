@@ -3,7 +3,7 @@
 # Swift itself (6.x) must already be on PATH.
 set -euo pipefail
 
-packages=(pkg-config libpng-dev libdrm-dev)
+packages=(pkg-config libpng-dev libdrm-dev libevdev-dev)
 # Text: FreeType and the default font (DejaVu Sans).
 packages+=(libfreetype-dev fonts-dejavu-core)
 # The VM integration tests (tests/vm, make vm-test): QEMU, the Debian kernel

@@ -40,7 +40,9 @@ public struct ChakraConfig: Sendable, Equatable {
     }
 
     public struct Input: Sendable, Equatable {
-        /// evdev node; nil: the first touchscreen found.
+        /// evdev node (an absolute path, symlinks allowed), or a device
+        /// name to match (case-insensitive, part of the name will do);
+        /// nil: every touchscreen found.
         public var device: String?
         /// nil: follow the display's rotation.
         public var rotation: Int?
@@ -49,6 +51,8 @@ public struct ChakraConfig: Sendable, Equatable {
         public var calibration: [Double] = [1, 0, 0, 0, 1, 0]
         /// EVIOCGRAB: the console and other readers see no touches.
         public var grab = true
+        /// The force-feedback (FF_RUMBLE) device for the spiral's haptics.
+        public var haptics: HapticsChoice = .auto
         public init() {}
     }
 
@@ -135,6 +139,13 @@ public enum OutputChoice: String, Sendable, CaseIterable {
 
 public enum TransitionKind: String, Sendable, CaseIterable {
     case cut, crossfade
+}
+
+/// "" (the first evdev device with FF_RUMBLE), "none", or a device path
+/// or name as for `input.device`.
+public enum HapticsChoice: Sendable, Equatable {
+    case auto, disabled
+    case device(String)
 }
 
 public enum BacklightChoice: Sendable, Equatable {

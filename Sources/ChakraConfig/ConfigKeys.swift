@@ -26,7 +26,7 @@ public enum ConfigKeys {
     /// device, the socket); everything else a reload applies at once.
     public static let needRestart: Set<String> = [
         "display.output", "display.device", "display.connector", "display.mode", "display.vt", "display.backlight",
-        "input.device", "input.rotation", "input.calibration", "input.grab",
+        "input.device", "input.rotation", "input.calibration", "input.grab", "input.haptics",
         "control.socket", "control.mode", "control.group",
     ]
 
@@ -75,7 +75,7 @@ public enum ConfigKeys {
     ]
 
     static let input: [ConfigKey] = [
-        optionalString("input.device", \.input.device, check: absolutePath),
+        optionalString("input.device", \.input.device, check: devicePathOrName),
         ConfigKey(path: "input.rotation", read: { config, value throws(ConfigProblem) in
             switch value {
             case .string("display"): config.input.rotation = nil
@@ -94,6 +94,17 @@ public enum ConfigKeys {
             config.input.calibration = matrix
         }, write: { .array($0.input.calibration.map { .double($0) }) }),
         bool("input.grab", \.input.grab),
+        ConfigKey(path: "input.haptics", read: { config, value throws(ConfigProblem) in
+            let text = try string(value)
+            if !text.isEmpty, text != "none", let problem = devicePathOrName(text) { throw ConfigProblem(problem + " (got \(value))") }
+            config.input.haptics = text.isEmpty ? .auto : text == "none" ? .disabled : .device(text)
+        }, write: {
+            switch $0.input.haptics {
+            case .auto: .string("")
+            case .disabled: .string("none")
+            case .device(let device): .string(device)
+            }
+        }),
     ]
 
     static let render: [ConfigKey] = [
@@ -264,6 +275,11 @@ extension ConfigKeys {
     }
 
     static let absolutePath: @Sendable (String) -> String? = { $0.hasPrefix("/") ? nil : "must be an absolute path" }
+    /// An evdev node (/dev/input/event3) or a device name ("Goodix"): a
+    /// relative path is neither.
+    static let devicePathOrName: @Sendable (String) -> String? = {
+        $0.hasPrefix("/") || !$0.contains("/") ? nil : "must be an absolute path or a device name"
+    }
 }
 
 extension ConfigValue {

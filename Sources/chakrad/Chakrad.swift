@@ -1,13 +1,14 @@
 import ArgumentParser
 
 /// chakrad: the Chakra display daemon. `chakrad` alone (or `chakrad run`)
-/// runs it; `render` draws a frame offline and `bench` measures the renderer.
+/// runs it; `render` draws a frame offline, `bench` measures the renderer and
+/// `input` shows the touchscreens and their touches.
 @main
 struct Chakrad: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chakrad",
         abstract: "Chakra display daemon: calm scenes rendered on the CPU.",
-        subcommands: [RunCommand.self, RenderCommand.self, BenchCommand.self],
+        subcommands: [RunCommand.self, RenderCommand.self, BenchCommand.self, InputCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

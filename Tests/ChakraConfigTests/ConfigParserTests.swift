@@ -47,7 +47,7 @@ struct ConfigParserTests {
         for key in ConfigKeys.all {
             #expect(loaded.lines.lines[key.path] != nil, "\(key.path) is not in etc/chakra/chakra.toml")
         }
-        #expect(ConfigKeys.all.count == 44)
+        #expect(ConfigKeys.all.count == 45)
     }
 
     @Test func everyKeyIsRead() throws {
@@ -67,6 +67,7 @@ struct ConfigParserTests {
             rotation = 90
             calibration = [0, 1, 0, -1, 0, 1]
             grab = false
+            haptics = "/dev/input/event4"
             [render]
             threads = 3
             [scene]
@@ -113,7 +114,7 @@ struct ConfigParserTests {
         #expect(c.display.rotation == 270 && c.display.fps == 30 && c.display.vt == .number(2))
         #expect(c.display.backlight == .named("intel_backlight"))
         #expect(c.input.device == "/dev/input/event3" && c.input.rotation == 90 && !c.input.grab)
-        #expect(c.input.calibration == [0, 1, 0, -1, 0, 1])
+        #expect(c.input.calibration == [0, 1, 0, -1, 0, 1] && c.input.haptics == .device("/dev/input/event4"))
         #expect(c.render.threads == 3)
         #expect(c.scene.defaultScene == "drift" && c.scene.transition == .cut && c.scene.transitionDuration == 1.25)
         #expect(c.lowPower.enabled && c.lowPower.fps == 12.5 && c.lowPower.dimLevel == 10)
@@ -139,6 +140,8 @@ struct ConfigParserTests {
         c.display.vt = .number(7)
         c.display.backlight = .disabled
         c.input.rotation = 180
+        c.input.haptics = .disabled
+        c.input.device = "Goodix Capacitive TouchScreen"
         c.control.mode = 0o640
         c.control.socket = nil
         c.lowPower.fps = 15
@@ -183,6 +186,8 @@ struct ConfigParserTests {
         ("[input]\ncalibration = [1, 0, 0, 0, 1, \"x\"]", "input.calibration", "an array of 6 numbers"),
         ("[input]\nrotation = \"left\"", "input.rotation", "must be \"display\""),
         ("[input]\ngrab = 1", "input.grab", "must be true or false (got the integer 1)"),
+        ("[input]\ndevice = \"input/event3\"", "input.device", "an absolute path or a device name"),
+        ("[input]\nhaptics = \"vibra/0\"", "input.haptics", "an absolute path or a device name"),
         ("[render]\nthreads = 2.5", "render.threads", "must be a whole number in 0...256"),
         ("[render]\nthreads = 1000", "render.threads", "must be in 0...256 (got 1000)"),
         ("[scene]\ndefault = \"\"", "scene.default", "must be a scene name"),
