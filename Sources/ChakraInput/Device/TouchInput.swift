@@ -152,7 +152,8 @@ public final class TouchInput {
             if !target.hasPrefix(settings.directory + "/") { consider(target) }
         }
         if open.isEmpty {
-            logger.info("input: no touchscreen (\(nodes.count) input devices looked at, wanted: \(settings.device)); watching \(settings.directory) for one")
+            let looked = nodes.count == 1 ? "1 input device" : "\(nodes.count) input devices"
+            logger.info("input: no touchscreen (\(looked) looked at, wanted: \(settings.device)); watching \(settings.directory) for one")
         }
     }
 
