@@ -51,6 +51,8 @@ public struct DaemonConfiguration: Sendable {
     public var backlight: BacklightChoice = .disabled
     /// Where backlights are (tests point it at a directory of their own).
     public var backlightRoot = "/sys/class/backlight"
+    /// Where input devices appear (tests point it at a directory of their own).
+    public var inputDirectory = "/dev/input"
     /// The spiral's string catalogs (<language>.toml files).
     public var catalogDirectory = DaemonScenes.defaultCatalogDirectory()
 

@@ -1,5 +1,6 @@
 import ChakraConfig
 import ChakraDisplay
+import ChakraInput
 import ChakraPNG
 import ChakraRaster
 import ChakraScenes
@@ -34,6 +35,8 @@ public enum DaemonCommand: Sendable {
     /// Someone is there (a control command now, touches later): the idle
     /// timers start again and a dimmed or blank screen comes back.
     case activity(reply: Reply<PowerState>?)
+    /// A touch, as if from a touchscreen (tests; tools).
+    case touch(TouchContactEvent)
     /// The spiral exercise: start, cancel, or where its path lies.
     case spiral(SpiralCommand, reply: Reply<SpiralReport>)
     /// Stop as on SIGTERM.

@@ -20,6 +20,10 @@ public struct DaemonStatus: Sendable, Equatable {
     public var fps = 0.0
     /// The spiral exercise, when it is the scene.
     public var spiral: SpiralReport?
+    /// The touchscreens in use.
+    public var inputDevices: [String] = []
+    /// From a touch's event time to the frame showing it on screen (ms).
+    public var touchLatency = FrameTimes.Summary()
     /// The pacer's rate: the cap, or the display's refresh.
     public var fpsTarget = 0.0
     /// Milliseconds to draw a frame over the last frames (`FrameTimes`).

@@ -22,6 +22,7 @@ extension FrameLoop {
                 presented(presentation)
             }
         }
+        if let touch, poller.isReadable(touchIndex) { touch.handleReadable(handleTouch) }
     }
 
     func handleSignal(_ signal: Int32) {
@@ -91,6 +92,8 @@ extension FrameLoop {
             noteActivity(now: now)
             let state = power
             answer = { reply?(.success(state)) }
+        case .touch(let event):
+            handleTouch(event)
         case .spiral(let command, let reply):
             noteActivity(now: now)
             let result = spiral(command, now: now)

@@ -90,7 +90,9 @@ extension FrameLoop {
     }
 
     func playHaptic(_ cue: HapticCue) {
-        // Touch input brings the rumble device; until then the cue is only
-        // seen (the orb's pulse).
+        switch cue {
+        case .tick: haptics?.tick()
+        case .beat: haptics?.beat()
+        }
     }
 }

@@ -38,6 +38,8 @@ extension FrameLoop {
         status.framesPresented = meter.totalFrames
         status.fps = meter.rate
         status.spiral = spiralReport(now: now, withPath: false)
+        status.inputDevices = touch?.devices.map(\.description) ?? []
+        status.touchLatency = touchLatencies.summary
         status.uptime = now - startTime
         status.publishedAt = now
         status.refreshRate = output.refreshInterval.map { 1 / $0 }

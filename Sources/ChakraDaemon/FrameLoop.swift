@@ -1,4 +1,5 @@
 import ChakraDisplay
+import ChakraInput
 import ChakraRaster
 import ChakraScenes
 import Glibc
@@ -65,6 +66,18 @@ final class FrameLoop {
     /// Events of this loop turn, sent once the status shows them.
     var pendingEvents: [DaemonEvent] = []
 
+    // Touch (FrameLoop+Touch).
+    let touch: TouchInput?
+    let haptics: Haptics?
+    let touchIndex: Int
+    /// The contact the spiral follows (the first finger down).
+    var followedContact: Int?
+    /// The earliest touch applied since the last frame shown, and how long
+    /// touches took to reach the screen (event time to presentation).
+    var unshownTouchTime: Double?
+    var drawnTouchTime: Double?
+    var touchLatencies = FrameTimes()
+
     init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
          notifier: SystemdNotifier?, configuration: DaemonConfiguration, startTime: Double, logger: Logger) throws {
         (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
@@ -74,7 +87,9 @@ final class FrameLoop {
         clock = SceneClock(start: startTime, pinnedAt: configuration.pinnedTime)
         pacer = Self.makePacer(output: output, configuration: configuration)
         outputDescriptors = output.pollDescriptors
-        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors)
+        (touch, haptics) = Self.openTouch(configuration: configuration, output: output, logger: logger)
+        touchIndex = 2 + outputDescriptors.count
+        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? []))
         vtActive = terminal?.isActive ?? true
         lastActivity = startTime
         switch Backlight.open(configuration.backlight, root: configuration.backlightRoot) {
@@ -135,9 +150,11 @@ final class FrameLoop {
     func drawFrame(now: Double) throws {
         if !sceneFits() {
             try rebuildScene(reason: "the output is now \(output.width)x\(output.height)")
+            touch?.setDisplay(panelWidth: output.width, panelHeight: output.height, rotation: touchRotation)
             displayChanged("resized")
         }
         let shownAt = pacer.beginFrame(now: now)
+        touchesDrawn()
         let memory = output.drawBuffer()
         if power == .blanked {
             Self.clear(memory)
@@ -173,6 +190,7 @@ final class FrameLoop {
         pacer.presented(at: presentation.timestamp)
         meter.frame()
         let now = MonotonicClock.now()
+        touchesShown(at: presentation.timestamp ?? now)
         if !firstFrameShown {
             firstFrameShown = true
             logger.info("first frame on screen \(Int(((now - startTime) * 1000).rounded())) ms after start")

@@ -1,5 +1,7 @@
 import ChakraConfig
 import ChakraControl
+import ChakraDisplay
+import ChakraInput
 import ChakraPNG
 import Foundation
 import Glibc
@@ -181,6 +183,77 @@ struct ControlSocketDaemonTests {
         #expect(client.request(#"{"cmd":"spiral","action":"cancel"}"#)?["result"]?["state"] == "idle")
         #expect(subscriber.readLine().map { $0.contains("\"scene\":\"heart\"") && $0.contains("\"previous\":\"spiral\"") } == true)
         #expect(client.request(#"{"cmd":"status"}"#)?["result"]?["spiral"] == .null)
+    }
+
+    /// A finger traces the spiral (touches fed as a touchscreen's would
+    /// be): Idle → Inhale → Hold (held 2 s, with a lift that pauses it) →
+    /// Exhale → Completed, then back to the scene it was started from; the
+    /// states arrive in order and the touch-to-screen time is measured.
+    @Test func aFingerCompletesTheSpiral() throws {
+        let running = try Running { configuration, directory in
+            configuration.outputOptions.headlessWidth = 195
+            configuration.outputOptions.headlessHeight = 422
+            configuration.catalogDirectory = "/nonexistent"
+            configuration.inputDirectory = directory   // no real devices
+            configuration.config.spiral.holdDuration = 2
+            configuration.config.spiral.completionDelay = 0.5
+        }
+        defer { running.stop() }
+        let subscriber = try running.client(), client = try running.client()
+        #expect(subscriber.request(#"{"cmd":"subscribe","events":["spiral_state","scene_changed"]}"#)?["ok"] == true)
+        let path = try #require(client.request(#"{"cmd":"spiral","action":"start"}"#).flatMap { _ in client.request(#"{"cmd":"spiral","action":"path"}"#) }?["result"]?["points"])
+        guard case .array(let list) = path else { Issue.record("no path"); return }
+        let points = list.compactMap { point -> (Double, Double)? in
+            guard case .array(let xy) = point, xy.count == 2, let x = xy[0].doubleValue, let y = xy[1].doubleValue else { return nil }
+            return (x, y)
+        }
+        let control = running.daemon.control
+        func touch(_ phase: TouchPhase, _ p: (Double, Double)) {
+            control.send(.touch(TouchContactEvent(phase: phase, id: 1, x: p.0, y: p.1, time: MonotonicClock.now(), deviceX: 0, deviceY: 0, device: 1)))
+        }
+        func spiral() -> JSONValue? { client.request(#"{"cmd":"status"}"#)?["result"]?["spiral"] }
+        // Trace at a finger's pace until the state is reached.
+        var index = 0
+        func trace(until state: String) -> Bool {
+            while index < points.count - 1 {
+                index += 1
+                touch(.move, points[index])
+                usleep(2_000)
+                if index % 20 == 0, spiral()?["state"]?.stringValue == state { return true }
+            }
+            return running.eventually { spiral()?["state"]?.stringValue == state }
+        }
+        touch(.down, points[0])
+        #expect(running.eventually { spiral()?["state"] == "inhale" })
+        #expect(trace(until: "hold"), "inhale ends at half the path: \(String(describing: spiral()))")
+        // Lifting pauses the countdown.
+        touch(.up, points[index])
+        #expect(running.eventually { spiral()?["touching"] == false })
+        let lifted = spiral()?["hold_remaining"]?.doubleValue ?? 0
+        usleep(500_000)
+        #expect(spiral()?["hold_remaining"]?.doubleValue == lifted, "the countdown ran without a finger")
+        #expect(spiral()?["needs_resume"] == true)
+        // Back on the light (where status says the head is).
+        let head = (spiral()?["head"]?["x"]?.doubleValue ?? 0, spiral()?["head"]?["y"]?.doubleValue ?? 0)
+        index = points.indices.min { a, b in
+            hypot(points[a].0 - head.0, points[a].1 - head.1) < hypot(points[b].0 - head.0, points[b].1 - head.1)
+        }!
+        touch(.down, points[index])
+        #expect(running.eventually { spiral()?["state"] == "exhale" }, "the hold ends after 2 s of touching")
+        #expect(trace(until: "completed"), "exhale to the end: \(String(describing: spiral())) at point \(index) of \(points.count)")
+        touch(.up, points[index])
+        var states: [String] = []
+        var backToHeart = false
+        while let line = subscriber.readLine(timeout: 20) {
+            if line.contains("spiral_state"), let to = line.range(of: #""to":""#) {
+                states.append(String(line[to.upperBound...].prefix { $0 != "\"" }))
+            }
+            if line.contains(#""scene":"heart""#) { backToHeart = true; break }
+        }
+        #expect(states == ["inhale", "hold", "exhale", "completed"])
+        #expect(backToHeart, "after the celebration, the scene it was started from")
+        let latency = try #require(client.request(#"{"cmd":"status"}"#)?["result"]?["touch_latency_ms"])
+        #expect((latency["samples"]?.intValue ?? 0) > 0)
     }
 
     /// Clients flooding requests, sending garbage, or never reading their
