@@ -21,6 +21,8 @@ for threads in 1 2; do
     few=$(count "$threads" 10); many=$(count "$threads" 40)
     per_frame=$(( (many - few) / 30 ))
     echo "$scene, $threads thread(s): $few allocations for 10 frames, $many for 40: $per_frame per frame"
-    (( many == few )) || status=1
+    # Setup itself varies by a few allocations from run to run (thread
+    # start-up); one allocation per frame would add 30.
+    (( many - few <= 8 && few - many <= 8 )) || status=1
 done
 exit $status
