@@ -118,10 +118,16 @@ public final class Surface: @unchecked Sendable {
     /// Row j's content extent and inner hole (see `rowFirst`, `holeFirst`).
     /// Rows are independent, so threads may update different rows at once.
     public func updateRowExtent(_ j: Int, threshold: Float) {
+        updateRowExtent(j, threshold: threshold, within: 0..<width)
+    }
+
+    /// The same, when the caller knows every cell outside `cells` is clear
+    /// (it drew only those): only they are looked at.
+    public func updateRowExtent(_ j: Int, threshold: Float, within cells: Range<Int>) {
         let row = self.row(j)
         var first = -1, last = -2
         var holeStart = 1, holeEnd = 0, runStart = -1
-        for i in 0..<width {
+        for i in cells.clamped(to: 0..<width) {
             if row[i].w > threshold {
                 if first < 0 { first = i }
                 if runStart >= 0, i - runStart > holeEnd - holeStart + 1 { (holeStart, holeEnd) = (runStart, i - 1) }

@@ -193,7 +193,12 @@ extension HeartLayers {
             fillCells(fill, row: row, cells: visible.lowerBound..<leftEnd, x0: x0, dx: dx, y: y)
             fillCells(fill, row: row, cells: rightStart..<visible.upperBound, x0: x0, dx: dx, y: y)
         }
-        surface.updateRowExtent(j, threshold: fill.threshold)
+        if case .glowUnderShape = fill.shading {
+            surface.updateRowExtent(j, threshold: fill.threshold)
+        } else {
+            // Only `visible` was drawn; the rest of the row is clear.
+            surface.updateRowExtent(j, threshold: fill.threshold, within: visible)
+        }
     }
 
     @inline(__always)
