@@ -86,7 +86,7 @@ UNIT_VARS = -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e '
 install: $(if $(filter .build/release,$(BUILD_DIR)),release)
 	@test -x $(BUILD_DIR)/chakrad && test -x $(BUILD_DIR)/chakractl || { echo "no chakrad and chakractl in $(BUILD_DIR)" >&2; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVRULESDIR) \
-		$(DESTDIR)$(SYSCONFDIR)/chakra $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(SYSCONFDIR)/chakra/lang $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0755 $(BUILD_DIR)/chakrad $(BUILD_DIR)/chakractl $(DESTDIR)$(BINDIR)/
 	sed $(UNIT_VARS) systemd/chakrad.service > $(DESTDIR)$(UNITDIR)/chakrad.service
 	sed $(UNIT_VARS) systemd/chakrad.socket > $(DESTDIR)$(UNITDIR)/chakrad.socket
@@ -95,7 +95,8 @@ install: $(if $(filter .build/release,$(BUILD_DIR)),release)
 	$(INSTALL) -m 0644 etc/udev/rules.d/90-chakra-backlight.rules $(DESTDIR)$(UDEVRULESDIR)/
 	$(INSTALL) -m 0644 etc/chakra/chakra.toml $(DESTDIR)$(DATADIR)/chakra.toml.example
 	test -e $(DESTDIR)$(SYSCONFDIR)/chakra/chakra.toml || $(INSTALL) -m 0644 etc/chakra/chakra.toml $(DESTDIR)$(SYSCONFDIR)/chakra/chakra.toml
-	$(INSTALL) -m 0644 README.md docs/protocol.md docs/configuration.md docs/display.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 etc/chakra/lang/*.toml $(DESTDIR)$(SYSCONFDIR)/chakra/lang/
+	$(INSTALL) -m 0644 README.md docs/protocol.md docs/configuration.md docs/display.md docs/input.md docs/spiral.md $(DESTDIR)$(DOCDIR)/
 	@echo "installed under $(DESTDIR)$(PREFIX); then: systemd-sysusers && udevadm control --reload && systemctl daemon-reload && systemctl enable --now chakrad"
 
 # What `make install` lays out, checked in a staging directory.

@@ -21,7 +21,7 @@ for f in usr/bin/chakrad usr/bin/chakractl; do
     check "$f is an executable (0755)" test "$(mode "$root/$f")" = 755
 done
 for f in usr/lib/systemd/system/chakrad.service usr/lib/systemd/system/chakrad.socket usr/lib/sysusers.d/chakra.conf \
-         usr/lib/udev/rules.d/90-chakra-backlight.rules usr/share/chakra/chakra.toml.example etc/chakra/chakra.toml \
+         usr/lib/udev/rules.d/90-chakra-backlight.rules usr/share/chakra/chakra.toml.example etc/chakra/chakra.toml etc/chakra/lang/en.toml etc/chakra/lang/de.toml \
          usr/share/doc/chakra/README.md usr/share/doc/chakra/protocol.md usr/share/doc/chakra/configuration.md; do
     check "$f is installed 0644" test "$(mode "$root/$f" 2>/dev/null)" = 644
 done
