@@ -125,16 +125,7 @@ public struct FrameSnapshot: Sendable {
     /// 8-bit RGB, turned back to the scene's orientation (as a person
     /// in front of the panel sees it).
     public func rgb() -> PNGImage.RGB {
-        let view = frame.pixels.rotated(rotation)
-        var bytes = [UInt8](repeating: 0, count: view.width * view.height * 3)
-        for y in 0..<view.height {
-            for x in 0..<view.width {
-                let c = view.rgb(x: x, y: y)
-                let i = (y * view.width + x) * 3
-                (bytes[i], bytes[i + 1], bytes[i + 2]) = (c.x, c.y, c.z)
-            }
-        }
-        return PNGImage.RGB(width: view.width, height: view.height, bytes: bytes)
+        FrameLoop.rgb(of: frame.pixels.rotated(rotation))
     }
 }
 
