@@ -12,13 +12,7 @@ set -euo pipefail
 source "$(dirname "$0")/display-host.bash"
 vm_require
 display_build_chakrad
-CHAKRACTL=$(dirname "$CHAKRAD")/chakractl
-if [[ ! -x $CHAKRACTL ]]; then
-    echo "building chakractl (release, $VM_BUILD/swift)"
-    swift build -c release --scratch-path "$VM_BUILD/swift" --product chakractl >"$VM_BUILD/swift-build-ctl.log" 2>&1 ||
-        vm_die "swift build failed: see $VM_BUILD/swift-build-ctl.log"
-    CHAKRACTL=$VM_BUILD/swift/release/chakractl
-fi
+display_build_chakractl
 
 dir=$(vm_results_dir)
 run_case_guest "$dir" --display bochs --timeout 400 -- env CHAKRACTL="$CHAKRACTL" tests/vm/cases/45-control-drm.guest

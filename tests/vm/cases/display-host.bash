@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by the host halves of the display cases (10-*.sh ... 49-*.sh):
+# Sourced by the host halves of the display cases (10-*.sh ... 50-*.sh):
 # the release chakrad the guests run, references from `chakrad render`,
 # and image checks.
 # shellcheck source=tests/vm/lib/case.sh
@@ -19,6 +19,23 @@ display_build_chakrad() {
         vm_die "swift build failed: see $VM_BUILD/swift-build.log"
     CHAKRAD=$scratch/release/chakrad
     export CHAKRAD
+}
+
+# The chakractl the guests run: $CHAKRACTL, else the one beside $CHAKRAD,
+# else a release build in .build-vm.
+display_build_chakractl() {
+    if [[ -n ${CHAKRACTL:-} ]]; then
+        [[ -x $CHAKRACTL ]] || vm_die "CHAKRACTL=$CHAKRACTL is not an executable"
+        return
+    fi
+    CHAKRACTL=$(dirname "$CHAKRAD")/chakractl
+    if [[ ! -x $CHAKRACTL ]]; then
+        echo "building chakractl (release, $VM_BUILD/swift)"
+        swift build -c release --scratch-path "$VM_BUILD/swift" --product chakractl >"$VM_BUILD/swift-build-ctl.log" 2>&1 ||
+            vm_die "swift build failed: see $VM_BUILD/swift-build-ctl.log"
+        CHAKRACTL=$VM_BUILD/swift/release/chakractl
+    fi
+    export CHAKRACTL
 }
 
 # reference OUT SIZE TIME [ROTATION] [render options...]: the scene as

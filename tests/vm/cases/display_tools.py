@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Small tools for the display cases (10-*.sh ... 49-*.sh), stdlib only.
+"""Small tools for the display cases (10-*.sh ... 50-*.sh), stdlib only.
 
 Guest side:
   display_tools.py kdmode TTY              prints 0 (KD_TEXT) or 1 (KD_GRAPHICS)
