@@ -43,7 +43,8 @@ public final class Haptics {
                 return
             }
         }
-        logger.info("haptics: no force-feedback device (FF_RUMBLE, wanted: \(choice)); the visual pulse alone")
+        let wanted = if case .automatic = choice { "any" } else { "\(choice)" }
+        logger.info("haptics: no force-feedback device (FF_RUMBLE, wanted: \(wanted)); the visual pulse alone")
     }
 
     public var isAvailable: Bool { device != nil }
