@@ -108,12 +108,18 @@ extension FrameLoop {
     func switchScene(to name: String, transition: SceneTransition, now: Double) -> Result<Void, DaemonCommandError> {
         guard DaemonScenes.names.contains(name) else { return .failure(.unknownScene(name)) }
         let previous = sceneName
-        // Chosen by hand: the spiral no longer goes back by itself.
-        if name != SpiralScene.name { spiralReturnScene = nil }
+        defer {
+            // Chosen by hand, or gone back: the spiral no longer goes back by itself.
+            if name != SpiralScene.name { (spiralReturnScene, parkedScene) = (nil, nil) }
+        }
         let incoming: Scene
-        do { incoming = try Self.makeScene(name, for: output, configuration: configuration) } catch {
-            logger.error("scene: cannot show \(name): \(error)")
-            return .failure(error as? DaemonCommandError ?? .notSupported("cannot show \(name): \(error)"))
+        if let parked = parkedScene, name == spiralReturnScene, scene is SpiralScene {
+            incoming = parked
+        } else {
+            do { incoming = try Self.makeScene(name, for: output, configuration: configuration) } catch {
+                logger.error("scene: cannot show \(name): \(error)")
+                return .failure(error as? DaemonCommandError ?? .notSupported("cannot show \(name): \(error)"))
+            }
         }
         // A crossfade needs a picture on screen to fade from.
         if transition.kind == .crossfade, firstFrameShown, vtActive, power != .blanked {

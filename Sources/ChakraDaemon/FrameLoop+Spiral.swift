@@ -14,11 +14,13 @@ extension FrameLoop {
         case .start:
             if spiralScene == nil {
                 let from = sceneName
+                let kept = scene
                 let defaults = configuration.config.scene
                 if case .failure(let error) = switchScene(to: SpiralScene.name, transition: SceneTransition(kind: defaults.transition, duration: defaults.transitionDuration), now: now) {
                     return .failure(error)
                 }
                 spiralReturnScene = from
+                parkedScene = kept
             }
             guard let session = spiralScene?.session else { return .failure(.notSupported("the spiral could not be shown")) }
             // Started from an ambient scene: the end goes back there, not to Idle.
@@ -77,7 +79,6 @@ extension FrameLoop {
     /// Back to the ambient scene `spiral start` came from, if any.
     func returnFromSpiral(now: Double, because reason: String) {
         guard let back = spiralReturnScene, spiralScene != nil else { return }
-        spiralReturnScene = nil
         logger.info("spiral: \(reason); back to \(back)")
         let defaults = configuration.config.scene
         _ = switchScene(to: back, transition: SceneTransition(kind: defaults.transition, duration: defaults.transitionDuration), now: now)

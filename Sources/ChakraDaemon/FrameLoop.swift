@@ -43,6 +43,9 @@ final class FrameLoop {
     /// The ambient scene `spiral start` came from, to go back to when the
     /// exercise ends or is cancelled (FrameLoop+Spiral).
     var spiralReturnScene: String?
+    /// That scene, kept while the exercise runs so going back is instant
+    /// (building a scene takes a moment on a slow board).
+    var parkedScene: Scene?
     var lastSpiralProgressEvent = (time: -Double.infinity, progress: -1.0)
     let poller: Poller
     let outputDescriptors: [Int32]
@@ -177,8 +180,10 @@ final class FrameLoop {
     }
 
     func rebuildScene(reason: String) throws {
-        // New settings or a new size: the crossfade, if any, ends at once.
+        // New settings or a new size: the crossfade, if any, ends at once,
+        // and a kept scene no longer fits.
         cancelCrossfade()
+        parkedScene = nil
         scene = try Self.makeScene(sceneName, for: output, configuration: configuration)
         pacer = Self.makePacer(output: output, configuration: configuration)
         redraw = true
