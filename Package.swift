@@ -54,9 +54,11 @@ let package = Package(
         // Header-only: fbdev, console (KD/VT) and signalfd/eventfd/netlink
         // declarations and ioctl wrappers; the kernel headers come with libc.
         .systemLibrary(name: "CLinuxKernel"),
+        // Header-only: the CPU's streaming store for finished frame rows.
+        .systemLibrary(name: "CStreamStore"),
 
         // Pure: surfaces, geometry, coverage, paints, blur, blending, pixel formats.
-        .target(name: "ChakraRaster", swiftSettings: hotPath),
+        .target(name: "ChakraRaster", dependencies: ["CStreamStore"], swiftSettings: hotPath),
         // Pure: timing curves, keyframes, springs.
         .target(name: "ChakraMotion"),
         // Pure: the scenes, each a function of time drawing through ChakraRaster.

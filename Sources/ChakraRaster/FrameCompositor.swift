@@ -100,12 +100,14 @@ public final class FrameCompositor: @unchecked Sendable {
                 blendOverlay(k, overlays[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s)
             }
             if output.rotation == .none {
-                PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
+                PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride, streaming: true)
             } else {
                 PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: s.packed)
                 output.scatter(packedRow: s.packed, y: y)
             }
         }
+        // This thread's streamed rows are in memory before the frame is shown.
+        PixelPacker.finishStreaming()
     }
 
     /// Vertical interpolation of grid rows for screen row y into

@@ -1,3 +1,4 @@
+import CStreamStore
 // The last stage of a frame: float RGB (0...1, opaque) to the output's pixel
 // format, with ordered dithering wherever the output has fewer bits than the
 // frame. Every output in Chakra is dithered, 8-bit included: the frame is
@@ -33,7 +34,14 @@ public enum PixelPacker {
     /// `y` selects the dither row. Reads (never writes) the row's padding
     /// past `count`; writes exactly `count` pixels.
     @inline(__always)
-    public static func pack(_ row: PlanarRow, count: Int, y: Int, format: PixelFormat, into destination: UnsafeMutableRawPointer) {
+    /// `streaming`: the destination is frame memory the CPU will not read
+    /// back (see CStreamStore); call `finishStreaming()` before showing it.
+    /// Orders the streaming stores of `pack(streaming: true)` before what
+    /// follows (handing the frame to the display).
+    public static func finishStreaming() { chakra_stream_fence() }
+
+    public static func pack(_ row: PlanarRow, count: Int, y: Int, format: PixelFormat, into destination: UnsafeMutableRawPointer,
+                            streaming: Bool = false) {
         precondition(count <= row.capacity)
         // Thresholds minus ½ (see `quantize4`) for pixels 0-3 and 4-7 of the tile row.
         var low = SIMD4<Float>(), high = SIMD4<Float>()
@@ -43,8 +51,8 @@ public enum PixelPacker {
         }
         let dither = (low, high)
         switch format {
-        case .xrgb8888, .argb8888: pack32(row, count, dither, destination, redShift: 16, blueShift: 0)
-        case .xbgr8888: pack32(row, count, dither, destination, redShift: 0, blueShift: 16)
+        case .xrgb8888, .argb8888: pack32(row, count, dither, destination, redShift: 16, blueShift: 0, streaming: streaming)
+        case .xbgr8888: pack32(row, count, dither, destination, redShift: 0, blueShift: 16, streaming: streaming)
         case .rgb888: pack24(row, count, dither, destination, redOffset: 2, blueOffset: 0)
         case .bgr888: pack24(row, count, dither, destination, redOffset: 0, blueOffset: 2)
         case .rgb565: pack16(row, count, dither, destination, redShift: 11, blueShift: 0)
@@ -78,7 +86,7 @@ public enum PixelPacker {
     static func rawRounded(_ v: SIMD4<Float>) -> SIMD4<UInt32> { unsafeBitCast(v, to: SIMD4<UInt32>.self) }
 
     static func pack32(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
-                       redShift: UInt32, blueShift: UInt32) {
+                       redShift: UInt32, blueShift: UInt32, streaming requested: Bool) {
         let out = destination.assumingMemoryBound(to: UInt32.self)
         // The dither for pixels 0-3 and 4-7 of the tile row. (It cannot be
         // folded into the rounding constant: that sum rounds the dither away.)
@@ -91,12 +99,20 @@ public enum PixelPacker {
             // XRGB/ARGB, the common case, with constant shifts (SSE2 has no
             // per-lane variable shift: run-time shift counts cost more), eight
             // pixels a step so each half keeps its dither in a register.
+            // Streaming stores need 16-byte alignment (every buffer the
+            // daemon draws into has it).
+            let streaming = requested && Int(bitPattern: destination) & 15 == 0
             @inline(__always)
             func group(_ x: Int, _ rounding: SIMD4<Float>) {
                 let r = rawRounded(loadLanes(row.red + x) * scale + rounding + magic) &- exponent
                 let g = rawRounded(loadLanes(row.green + x) * scale + rounding + magic) &- exponent
                 let b = rawRounded(loadLanes(row.blue + x) * scale + rounding + magic) &- exponent
-                UnsafeMutableRawPointer(out + x).storeBytes(of: (r &<< 16) | (g &<< 8) | b | opaque, as: SIMD4<UInt32>.self)
+                var pixels = (r &<< 16) | (g &<< 8) | b | opaque
+                if streaming {
+                    chakra_stream16(out + x, &pixels)
+                } else {
+                    UnsafeMutableRawPointer(out + x).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+                }
             }
             let (first, second) = dither
             while x &+ 8 <= count {
