@@ -24,6 +24,9 @@ public struct DaemonConfiguration: Sendable {
     public var settings = RenderSettings()
     /// Render threads (the scene's worker pool).
     public var threads = 1
+    /// `threads` is a ceiling and the loop uses as few as keep frames well
+    /// inside the frame interval ([render] threads unset or 0).
+    public var adaptiveThreads = false
     public var terminal: TerminalRequest = .auto
     /// Debug: scene time frozen at this many seconds (the VM tests compare
     /// the screen with `chakrad render --time`).
@@ -87,6 +90,7 @@ public struct DaemonConfiguration: Sendable {
         lowPowerFPS = effective.lowPower.fps
         settings = RenderSettings(reduceMotion: effective.reduceMotion, lowPower: effective.lowPower.enabled)
         threads = effective.render.threads ?? WorkerPool.coreCount
+        adaptiveThreads = effective.render.threads == nil
         config = effective
     }
 

@@ -116,7 +116,10 @@ extension FrameLoop {
         if let parked = parkedScene, name == spiralReturnScene, scene is SpiralScene {
             incoming = parked
         } else {
-            do { incoming = try Self.makeScene(name, for: output, configuration: configuration) } catch {
+            do {
+                incoming = try Self.makeScene(name, for: output, configuration: configuration)
+                incoming.renderThreads = renderThreads
+            } catch {
                 logger.error("scene: cannot show \(name): \(error)")
                 return .failure(error as? DaemonCommandError ?? .notSupported("cannot show \(name): \(error)"))
             }

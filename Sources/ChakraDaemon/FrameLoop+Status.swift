@@ -23,7 +23,10 @@ extension FrameLoop {
         if idleByDesign { feedWatchdog(now: now) }
         guard firstFrameShown, now >= nextStatus else { return }
         nextStatus = now + meter.period
-        if meter.update(now: now) { publishStatus(now: now) }
+        if meter.update(now: now) {
+            adaptThreads()
+            publishStatus(now: now)
+        }
     }
 
     func status(now: Double) -> DaemonStatus {

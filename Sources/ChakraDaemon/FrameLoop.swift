@@ -46,6 +46,8 @@ final class FrameLoop {
     /// That scene, kept while the exercise runs so going back is instant
     /// (building a scene takes a moment on a slow board).
     var parkedScene: Scene?
+    /// Threads the scene uses now (FrameLoop+Threads).
+    var renderThreads: Int
     var lastSpiralProgressEvent = (time: -Double.infinity, progress: -1.0)
     let poller: Poller
     let outputDescriptors: [Int32]
@@ -86,7 +88,9 @@ final class FrameLoop {
         (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
         (self.notifier, self.configuration, self.startTime, self.logger) = (notifier, configuration, startTime, logger)
         sceneName = configuration.scene
+        renderThreads = configuration.adaptiveThreads ? 1 : configuration.threads
         scene = try Self.makeScene(configuration.scene, for: output, configuration: configuration)
+        scene.renderThreads = renderThreads
         clock = SceneClock(start: startTime, pinnedAt: configuration.pinnedTime)
         pacer = Self.makePacer(output: output, configuration: configuration)
         outputDescriptors = output.pollDescriptors
@@ -185,6 +189,7 @@ final class FrameLoop {
         cancelCrossfade()
         parkedScene = nil
         scene = try Self.makeScene(sceneName, for: output, configuration: configuration)
+        scene.renderThreads = renderThreads
         pacer = Self.makePacer(output: output, configuration: configuration)
         redraw = true
         logger.info("scene: \(sceneName) rebuilt at \(scene.width)x\(scene.height) (\(reason))")

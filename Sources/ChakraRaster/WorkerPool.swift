@@ -19,6 +19,7 @@ public final class WorkerPool: @unchecked Sendable {
     private final class Shared: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         var job: PartitionedJob?
+        var parts = 1
         var stopping = false
     }
 
@@ -30,14 +31,14 @@ public final class WorkerPool: @unchecked Sendable {
         threadCount = max(1, threads)
         let shared = Shared()
         self.shared = shared
-        let parts = threadCount
+        activeThreads = threadCount
         for index in 1..<threadCount {
             let worker = Worker()
             let thread = Thread {
                 while true {
                     worker.start.wait()
                     if shared.stopping { return }
-                    shared.job?.run(part: index, of: parts)
+                    shared.job?.run(part: index, of: shared.parts)
                     shared.done.signal()
                 }
             }
@@ -53,13 +54,22 @@ public final class WorkerPool: @unchecked Sendable {
         for worker in workers { worker.start.signal() }
     }
 
+    /// How many threads `run` uses (1...threadCount; the rest stay parked).
+    /// Fewer threads cost less CPU per frame (no hand-over); more finish a
+    /// frame sooner.
+    public var activeThreads: Int {
+        didSet { activeThreads = min(max(activeThreads, 1), threadCount) }
+    }
+
     /// Runs every part of `job`, part 0 on the calling thread, and returns
     /// when all are done.
     public func run(_ job: PartitionedJob) {
+        let helpers = activeThreads - 1
         shared.job = job
-        for worker in workers { worker.start.signal() }
-        job.run(part: 0, of: threadCount)
-        for _ in workers { shared.done.wait() }
+        shared.parts = activeThreads
+        for worker in workers[0..<helpers] { worker.start.signal() }
+        job.run(part: 0, of: activeThreads)
+        for _ in 0..<helpers { shared.done.wait() }
         shared.job = nil
     }
 

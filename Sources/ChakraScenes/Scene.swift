@@ -32,6 +32,9 @@ public protocol Scene: AnyObject {
     var isStill: Bool { get }
     /// Draws the frame at scene time `time` (seconds) into `output`.
     func render(time: Double, into output: PixelBuffer)
+    /// The threads a frame is spread over: up to the `threads` the scene was
+    /// made with; fewer cost less CPU, more finish sooner.
+    var renderThreads: Int { get set }
 }
 
 /// Where the 390×844 design lands on a W×H screen (SPEC §1): focal elements

@@ -43,6 +43,10 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
     let texts: SpiralTexts
     let compositor: FrameCompositor
     let pool: WorkerPool
+    public var renderThreads: Int {
+        get { pool.activeThreads }
+        set { pool.activeThreads = newValue }
+    }
     private var overlays: [Surface]
     private let opacities: UnsafeMutableBufferPointer<Float>
     private let work = WorkCounter()

@@ -57,7 +57,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var settings: SceneSettingsOptions
 
-    @Option(help: "Render threads (default: all cores).")
+    @Option(help: "Render threads (default: as few as keep up, up to all cores).")
     var threads: Int?
 
     @Option(help: ArgumentHelp("Virtual terminal: auto (the one on standard input, if any), none, or a number to switch to.", valueName: "vt"),

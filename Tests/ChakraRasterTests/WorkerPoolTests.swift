@@ -40,6 +40,22 @@ struct WorkerPoolTests {
         #expect(job.calls.count == 1 && job.calls[0] == (0, 1))
     }
 
+    @Test("fewer active threads: only those parts run, and they are told how many")
+    func activeThreads() {
+        let pool = WorkerPool(threads: 3)
+        pool.activeThreads = 2
+        let job = RecordingJob()
+        pool.run(job)
+        #expect(job.calls.map(\.0).sorted() == [0, 1] && job.calls.allSatisfy { $0.1 == 2 })
+        pool.activeThreads = 9   // clamped to the pool
+        #expect(pool.activeThreads == 3)
+        let all = RecordingJob()
+        pool.run(all)
+        #expect(all.calls.map(\.0).sorted() == [0, 1, 2] && all.calls.allSatisfy { $0.1 == 3 })
+        pool.activeThreads = 0
+        #expect(pool.activeThreads == 1)
+    }
+
     // Regression: the pool's threads used to read `self.job` through an
     // `unowned` reference after deinit had woken them, trapping with
     // "Attempted to read an unowned reference but object … was already destroyed".
