@@ -32,9 +32,17 @@ public protocol Scene: AnyObject {
     var isStill: Bool { get }
     /// Draws the frame at scene time `time` (seconds) into `output`.
     func render(time: Double, into output: PixelBuffer)
+    /// The scene's threads (made with the `threads` it was given).
+    var pool: WorkerPool { get }
+}
+
+extension Scene {
     /// The threads a frame is spread over: up to the `threads` the scene was
     /// made with; fewer cost less CPU, more finish sooner.
-    var renderThreads: Int { get set }
+    public var renderThreads: Int {
+        get { pool.activeThreads }
+        set { pool.activeThreads = newValue }
+    }
 }
 
 /// Where the 390×844 design lands on a W×H screen (SPEC §1): focal elements

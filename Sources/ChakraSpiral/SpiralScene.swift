@@ -42,11 +42,7 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
     let orb: SoftDiscLayer
     let texts: SpiralTexts
     let compositor: FrameCompositor
-    let pool: WorkerPool
-    public var renderThreads: Int {
-        get { pool.activeThreads }
-        set { pool.activeThreads = newValue }
-    }
+    public let pool: WorkerPool
     private var overlays: [Surface]
     private let opacities: UnsafeMutableBufferPointer<Float>
     private let work = WorkCounter()

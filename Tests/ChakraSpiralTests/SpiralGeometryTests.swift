@@ -97,7 +97,7 @@ struct SpiralGeometryTests {
     @Test("the local search equals a brute-force search while tracking; it falls back when lost")
     func nearestProgress() {
         var g = geometry(scale: 1.5)
-        var rng = SplitMix(seed: 42)
+        var rng = SeededRandom(seed: 42)
         // A finger moving along the path with jitter: every answer equals the brute force.
         var length = 0.0
         var fullScans = 0
@@ -161,19 +161,5 @@ struct SpiralGeometryTests {
             if d < best.distance { best = (g.cumulativeLengths[index] + t * (g.cumulativeLengths[index + 1] - g.cumulativeLengths[index]), d) }
         }
         return best
-    }
-}
-
-/// Seeded numbers in [0, 1) for the tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) / Double(1 << 53)
     }
 }

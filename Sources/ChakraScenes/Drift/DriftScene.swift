@@ -28,10 +28,7 @@ public final class DriftScene: Scene, @unchecked Sendable {
     var state: DriftState
     let layers: DriftLayers
     let frame: SoftFrame
-    public var renderThreads: Int {
-        get { frame.pool.activeThreads }
-        set { frame.pool.activeThreads = newValue }
-    }
+    public var pool: WorkerPool { frame.pool }
 
     public init(width: Int, height: Int, settings: RenderSettings = RenderSettings(), threads: Int = 1) {
         precondition(width > 0 && height > 0, "a scene needs a non-empty screen")

@@ -36,11 +36,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
 
     let layers: HeartLayers
     let compositor: FrameCompositor
-    let pool: WorkerPool
-    public var renderThreads: Int {
-        get { pool.activeThreads }
-        set { pool.activeThreads = newValue }
-    }
+    public let pool: WorkerPool
     private var overlays: [Surface]
     private let opacities: UnsafeMutableBufferPointer<Float>
     private var output: PixelBuffer?
