@@ -3,32 +3,59 @@ SWIFT ?= swift
 OUT ?= out
 SIZE ?= 1280x720
 
-.PHONY: help deps build release test run demo bench render allocations clean install install-test uninstall
+.PHONY: help deps package-deps test-deps build release release-build test run demo bench render allocations clean install install-test uninstall deb release-check
+
+# Release binaries are what a kiosk runs, so they must start on a machine
+# without the Swift toolchain: the Swift runtime (and the Foundation parts a
+# binary uses) linked in statically, no $$ORIGIN rpath, full RELRO, and the
+# build machine's directory mapped away from the source paths that end up
+# in assertion messages and debug information. The only shared libraries
+# left are Debian's (scripts/check-release-binaries.sh holds that true).
+SCRATCH ?= .build
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(SCRATCH) \
+	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=/usr/src/chakra \
+	-Xcc -ffile-prefix-map=$(CURDIR)=/usr/src/chakra -Xcxx -ffile-prefix-map=$(CURDIR)=/usr/src/chakra \
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 
 help:
 	@echo "make run     install what is missing, build and run the daemon (headless where there is no display)"
-	@echo "make test    install what is missing and run the whole test suite (unit tests, then QEMU kernel tests)"
+	@echo "make test    install what is missing and run the whole test suite (unit tests, the package, then QEMU kernel tests)"
 	@echo "make demo    render heart frames to $(OUT)/ and run the benchmark"
 	@echo "make vm-test the kernel tests in QEMU guests only (tests/vm)"
 	@echo "make bench   chakrad bench (release build)"
 	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
 	@echo "make allocations  heap allocations per rendered frame (valgrind; must be 0)"
 	@echo "make install  binaries, systemd units, sysusers.d, udev rule, example config (PREFIX=$(PREFIX) DESTDIR=)"
+	@echo "make deb     the Debian package: out/deb/chakra_VERSION_ARCH.deb (docs/packaging.md)"
 
+# What building and running need; test-deps adds QEMU, a guest kernel,
+# debootstrap, debhelper and lintian for `make test`.
 deps:
 	@scripts/install-deps.sh
+
+test-deps:
+	@scripts/install-deps.sh --test
 
 build: deps
 	$(SWIFT) build
 
-release: deps
-	$(SWIFT) build -c release
+release: deps release-build
 
-# Unit tests, then the kernel tests in QEMU guests (tests/vm) with the
-# release chakrad.
-test: deps
+release-build:
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# The release binaries need nothing from the toolchain's directory.
+release-check: release
+	scripts/check-release-binaries.sh $(BUILD_DIR)
+
+# Unit tests; the Debian package, its binaries and lintian
+# (tests/packaging); then the kernel tests in QEMU guests (tests/vm) with
+# the release chakrad, the last of which boots Debian under systemd and
+# installs the package.
+test: test-deps
 	$(SWIFT) test
-	$(SWIFT) build -c release
+	$(MAKE) deb
+	tests/packaging/run.sh
 	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
 
 # The daemon, on the first display it finds (DRM, then fbdev), or headless
@@ -98,6 +125,14 @@ install: $(if $(filter .build/release,$(BUILD_DIR)),release)
 	$(INSTALL) -m 0644 etc/chakra/lang/*.toml $(DESTDIR)$(SYSCONFDIR)/chakra/lang/
 	$(INSTALL) -m 0644 README.md docs/protocol.md docs/configuration.md docs/display.md docs/input.md docs/spiral.md $(DESTDIR)$(DOCDIR)/
 	@echo "installed under $(DESTDIR)$(PREFIX); then: systemd-sysusers && udevadm control --reload && systemctl daemon-reload && systemctl enable --now chakrad"
+
+# The Debian package: out/deb/chakra_VERSION_ARCH.deb (debian/, debhelper),
+# built from the release binaries of $(SCRATCH).
+deb: package-deps
+	SCRATCH=$(SCRATCH) scripts/build-deb.sh
+
+package-deps:
+	@scripts/install-deps.sh --package
 
 # What `make install` lays out, checked in a staging directory.
 install-test:

@@ -1,15 +1,35 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Chakra builds and tests with, if missing.
-# Swift itself (6.x) must already be on PATH.
+# Installs the Debian packages Chakra needs, if missing. Swift itself (6.x)
+# must already be on PATH.
+#   scripts/install-deps.sh           what building and running need (make run)
+#   scripts/install-deps.sh --package  also what `make deb` needs
+#   scripts/install-deps.sh --test    also what the whole test suite needs (make test)
 set -euo pipefail
 
-packages=(pkg-config libpng-dev libdrm-dev libevdev-dev)
-# Text: FreeType and the default font (DejaVu Sans).
-packages+=(libfreetype-dev fonts-dejavu-core)
-# The VM integration tests (tests/vm, make vm-test): QEMU, the Debian kernel
-# the guest boots (its modules come from /lib/modules over 9p), and the
-# static busybox of the guest's initramfs.
-packages+=(qemu-system-x86 linux-image-amd64 busybox-static)
+want_package=false want_test=false
+case ${1:-} in
+    '') ;;
+    --package) want_package=true ;;
+    --test) want_package=true want_test=true ;;
+    *) echo "usage: $0 [--package|--test]" >&2; exit 2 ;;
+esac
+
+# Building: the C libraries behind the system-library targets, and the
+# default font (DejaVu Sans) the spiral's texts are drawn with.
+packages=(pkg-config libpng-dev libdrm-dev libevdev-dev libfreetype-dev fonts-dejavu-core)
+if $want_package; then
+    # make deb: debhelper (and dpkg-dev with it); python3 writes the man
+    # pages from the binaries' own help.
+    packages+=(debhelper dpkg-dev python3)
+fi
+if $want_test; then
+    # The VM integration tests (tests/vm): QEMU, the Debian kernel the
+    # guests boot (its modules come from /lib/modules), the static busybox
+    # of the guests' initramfs; debootstrap and e2fsprogs for the Debian
+    # root file system the package is installed into; lintian for the
+    # package.
+    packages+=(qemu-system-x86 linux-image-amd64 busybox-static debootstrap e2fsprogs lintian)
+fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

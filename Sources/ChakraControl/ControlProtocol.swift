@@ -14,7 +14,9 @@ public enum ControlProtocol {
     public static let defaultMaxLine = 16384
 }
 
-/// The release of chakrad and chakractl.
+/// The release of chakrad and chakractl. This line is the one place the
+/// version is written: scripts/version.sh reads it for the Debian package,
+/// its changelog and the man pages.
 public enum ChakraVersion {
     public static let current = "0.4.0"
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChakraControl
 
 /// chakrad: the Chakra display daemon. `chakrad` alone (or `chakrad run`)
 /// runs it; `render` draws a frame offline, `bench` measures the renderer and
@@ -8,6 +9,7 @@ struct Chakrad: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chakrad",
         abstract: "Chakra display daemon: calm scenes rendered on the CPU.",
+        version: "chakrad \(ChakraVersion.current) (protocol \(ControlProtocol.version))",
         subcommands: [RunCommand.self, RenderCommand.self, BenchCommand.self, InputCommand.self],
         defaultSubcommand: RunCommand.self
     )

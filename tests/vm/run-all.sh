@@ -20,17 +20,17 @@ can_install() {
 
 missing=$(vm_missing_prerequisites)
 if [[ -n $missing ]] && can_install; then
-    vm_log "installing the VM test prerequisites (scripts/install-deps.sh)"
+    vm_log "installing the VM test prerequisites (scripts/install-deps.sh --test)"
     # It also insists on Swift, which these tests do not need: judge by
     # what is still missing afterwards, not by its status.
-    scripts/install-deps.sh || vm_log "scripts/install-deps.sh failed"
+    scripts/install-deps.sh --test || vm_log "scripts/install-deps.sh --test failed"
     missing=$(vm_missing_prerequisites)
 fi
 if [[ -n $missing ]]; then
     if [[ -n ${CI:-} ]]; then
         vm_die "CI is set but the VM tests cannot run; missing: ${missing//$'\n'/, }"
     fi
-    echo "skipped: VM tests need ${missing//$'\n'/, } (scripts/install-deps.sh installs them)"
+    echo "skipped: VM tests need ${missing//$'\n'/, } (scripts/install-deps.sh --test installs them)"
     exit 0
 fi
 

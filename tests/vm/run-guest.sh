@@ -49,7 +49,7 @@ done
     vm_die "--timeout, --memory and --smp take whole numbers"
 
 missing=$(vm_missing_prerequisites)
-[[ -z $missing ]] || vm_die "cannot boot a guest; missing: ${missing//$'\n'/, } (scripts/install-deps.sh installs them)"
+[[ -z $missing ]] || vm_die "cannot boot a guest; missing: ${missing//$'\n'/, } (scripts/install-deps.sh --test installs them)"
 kver=$(vm_kernel_version)
 initramfs=$("$VM_DIR/lib/build-initramfs.sh" "$kver")
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Checks that release binaries can run on a kiosk that has no Swift
+# toolchain: every shared library they need is one Debian ships (no
+# libswiftCore, no Foundation), they carry no RPATH/RUNPATH, every library
+# resolves outside the toolchain's directory, and no string in them names
+# the build machine's directories (the repository, the toolchain). (The
+# Swift runtime's own assertion messages name the source files of the
+# machine that built the toolchain, /home/build-user/...: those are in
+# every static Swift binary and say nothing about this machine.) Prints
+# each binary's size, stripped and as built.
+#   scripts/check-release-binaries.sh [DIR]     (default .build/release)
+# Exit status 0 when every check passes, 1 otherwise.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+dir=${1:-.build/release}
+repository=$(pwd -P)
+toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc || command -v swift || echo /opt/swift/usr/bin/swift)")")")
+# The run-time libraries a kiosk gets from Debian: libc6, libgcc-s1,
+# libstdc++6 (TOMLKit's C++), libdrm2, libevdev2, libpng16-16, libfreetype6.
+allowed='^(libc\.so\.6|libm\.so\.6|ld-linux-x86-64\.so\.2|ld-linux-aarch64\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1|libdrm\.so\.2|libevdev\.so\.2|libpng16\.so\.16|libfreetype\.so\.6)$'
+
+failed=0 checked=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+for name in chakrad chakractl; do
+    binary=$dir/$name
+    [[ -x $binary ]] || { fail "$binary: not built"; continue; }
+    checked=$((checked + 1))
+    dynamic=$(LC_ALL=C readelf -d "$binary") || { fail "$binary: readelf failed"; continue; }
+    while read -r library; do
+        [[ $library =~ $allowed ]] || fail "$name needs $library, which is not one of Debian's base libraries"
+    done < <(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dynamic")
+    grep -Eq '\((RPATH|RUNPATH)\)' <<<"$dynamic" &&
+        fail "$name has a library search path: $(grep -E '\((RPATH|RUNPATH)\)' <<<"$dynamic" | sed 's/.*\[\(.*\)\]/\1/')"
+    # Where each library resolves on this machine: never the toolchain.
+    while read -r line; do
+        [[ $line == *"$toolchain"* || $line == *"not found"* ]] && fail "$name: $line"
+    done < <(env -u LD_LIBRARY_PATH ldd "$binary" 2>&1)
+    # Paths of this machine in the bytes that ship (debug sections are
+    # stripped from the package, so look at a stripped copy).
+    stripped=$(mktemp)
+    strip -o "$stripped" "$binary"
+    for path in "$repository" "$toolchain"; do
+        if LC_ALL=C grep -aq -- "$path/" "$stripped"; then
+            fail "$name names $path: $(LC_ALL=C grep -ao -- "$path/[[:print:]]*" "$stripped" | head -n 3 | tr '\n' ' ')"
+        fi
+    done
+    awk -v name="$name" -v small="$(stat -c %s "$stripped")" -v built="$(stat -c %s "$binary")" -v needs="$(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dynamic" | tr '\n' ' ')" \
+        'BEGIN { printf "%-10s %6.1f MB stripped (%5.1f MB as built), needs: %s\n", name, small / 1048576, built / 1048576, needs }'
+    rm -f "$stripped"
+done
+((checked)) || fail "no binaries in $dir"
+echo "release binaries in $dir: $checked checked, $failed problem(s)"
+((failed == 0))
