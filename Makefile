@@ -11,8 +11,12 @@ SIZE ?= 1280x720
 # build machine's directory mapped away from the source paths that end up
 # in assertion messages and debug information. The only shared libraries
 # left are Debian's (scripts/check-release-binaries.sh holds that true).
+# SWIFT_SDK cross-compiles with a Swift SDK (`swift sdk list`), e.g. for
+# arm64 boards: docs/packaging.md.
 SCRATCH ?= .build
+SWIFT_SDK ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(SCRATCH) \
+	$(if $(SWIFT_SDK),--swift-sdk $(SWIFT_SDK)) \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=/usr/src/chakra \
 	-Xcc -ffile-prefix-map=$(CURDIR)=/usr/src/chakra -Xcxx -ffile-prefix-map=$(CURDIR)=/usr/src/chakra \
 	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now

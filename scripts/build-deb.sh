@@ -5,11 +5,13 @@
 # comes from scripts/version.sh; debian/changelog is written from it for
 # this build and removed again (it is not kept in git: one place for the
 # version). SCRATCH names the Swift build directory (default .build).
+# ARCH=arm64 with SWIFT_SDK=NAME cross-builds for another Debian
+# architecture (docs/packaging.md; not tested here).
 #   scripts/build-deb.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$(scripts/version.sh)
-architecture=$(dpkg --print-architecture)
+architecture=${ARCH:-$(dpkg --print-architecture)}
 for tool in dh dpkg-deb dpkg-shlibdeps python3; do
     command -v "$tool" >/dev/null || { echo "build-deb.sh: $tool is missing (scripts/install-deps.sh --package)" >&2; exit 1; }
 done
@@ -31,7 +33,12 @@ CHANGELOG
 
 mkdir -p out/deb
 rm -f "out/deb/chakra_${version}_$architecture.deb" "out/deb/chakra-dbgsym_${version}_$architecture.deb"
-debian/rules binary
+if [[ $architecture == "$(dpkg --print-architecture)" ]]; then
+    debian/rules binary
+else
+    [[ -n ${SWIFT_SDK:-} ]] || { echo "build-deb.sh: ARCH=$architecture needs SWIFT_SDK, a Swift SDK for it (docs/packaging.md)" >&2; exit 1; }
+    dpkg-architecture -a "$architecture" -c debian/rules binary
+fi
 deb=out/deb/chakra_${version}_$architecture.deb
 [[ -s $deb ]] || { echo "build-deb.sh: debian/rules did not write $deb" >&2; exit 1; }
 echo "built $deb ($(du -h "$deb" | cut -f1))"

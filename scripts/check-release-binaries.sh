@@ -32,9 +32,17 @@ for name in chakrad chakractl; do
     grep -Eq '\((RPATH|RUNPATH)\)' <<<"$dynamic" &&
         fail "$name has a library search path: $(grep -E '\((RPATH|RUNPATH)\)' <<<"$dynamic" | sed 's/.*\[\(.*\)\]/\1/')"
     # Where each library resolves on this machine: never the toolchain.
+    # (Not for another architecture's binaries: ldd cannot load them.)
+    [[ $(LC_ALL=C readelf -h "$binary" | sed -n 's/ *Machine: *//p') == "$(LC_ALL=C readelf -h /bin/sh | sed -n 's/ *Machine: *//p')" ]] &&
     while read -r line; do
         [[ $line == *"$toolchain"* || $line == *"not found"* ]] && fail "$name: $line"
     done < <(env -u LD_LIBRARY_PATH ldd "$binary" 2>&1)
+    # Foundation proper (swift-corelibs-foundation) carries ICU and its
+    # locale data, 40 MB, for what a kiosk never does (locales, calendars,
+    # formatters). FoundationEssentials, which TOMLKit and the argument
+    # parser need, is enough: the symbol table as built tells which came in.
+    symbols=$(nm "$binary" 2>/dev/null | grep -Ec '\$s[A-Za-z0-9]*10Foundation|icudt[0-9]+_dat') &&
+        fail "$name links Foundation proper or ICU's data ($symbols symbols; use FoundationEssentials or Glibc, see docs/packaging.md)"
     # Paths of this machine in the bytes that ship (debug sections are
     # stripped from the package, so look at a stripped copy).
     stripped=$(mktemp)

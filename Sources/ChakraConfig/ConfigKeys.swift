@@ -6,7 +6,7 @@ public struct ConfigKey: Sendable {
     let read: @Sendable (inout ChakraConfig, ConfigValue) throws(ConfigProblem) -> Void
     let write: @Sendable (ChakraConfig) -> ConfigValue
 
-    public var section: String? { path.contains(".") ? String(path.split(separator: ".")[0]) : nil }
+    public var section: String? { path.contains("." as Character) ? String(path.split(separator: ".")[0]) : nil }
     public var name: String { String(path.split(separator: ".").last!) }
 
     public func value(in config: ChakraConfig) -> ConfigValue { write(config) }
@@ -61,7 +61,7 @@ public enum ConfigKeys {
         }),
         ConfigKey(path: "display.backlight", read: { config, value throws(ConfigProblem) in
             let name = try string(value)
-            guard !name.contains("/"), name != "..", name != "." else {
+            guard !name.contains("/" as Character), name != "..", name != "." else {
                 throw ConfigProblem("must be a name under /sys/class/backlight, \"\" (the first one) or \"none\" (got \(value))")
             }
             config.display.backlight = name.isEmpty ? .auto : name == "none" ? .disabled : .named(name)
@@ -278,7 +278,7 @@ extension ConfigKeys {
     /// An evdev node (/dev/input/event3) or a device name ("Goodix"): a
     /// relative path is neither.
     static let devicePathOrName: @Sendable (String) -> String? = {
-        $0.hasPrefix("/") || !$0.contains("/") ? nil : "must be an absolute path or a device name"
+        $0.hasPrefix("/") || !$0.contains("/" as Character) ? nil : "must be an absolute path or a device name"
     }
 }
 

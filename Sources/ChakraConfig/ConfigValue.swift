@@ -17,7 +17,7 @@ public enum ConfigValue: Sendable, Equatable, CustomStringConvertible {
         case .bool(let b): "\(b)"
         case .int(let i): "\(i)"
         case .double(let d): d == d.rounded() && abs(d) < 1e15 ? "\(Int(d)).0" : "\(d)"
-        case .string(let s): "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .string(let s): "\"" + s.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
         case .array(let values): "[" + values.map(\.description).joined(separator: ", ") + "]"
         case .other(let kind): kind
         }

@@ -18,7 +18,7 @@ public struct SourceLines: Sendable, Equatable {
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             if let delimiter = closing {
-                if raw.contains(delimiter) { closing = nil }
+                if raw.firstRange(of: delimiter) != nil { closing = nil }
                 continue
             }
             let line = raw.drop { $0 == " " || $0 == "\t" }
@@ -35,7 +35,7 @@ public struct SourceLines: Sendable, Equatable {
             record(key.joined(separator: "."), number)
             let value = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
             for delimiter in ["\"\"\"", "'''"] where value.hasPrefix(delimiter) {
-                if !value.dropFirst(3).contains(delimiter) { closing = Substring(delimiter) }
+                if value.dropFirst(3).firstRange(of: delimiter) == nil { closing = Substring(delimiter) }
             }
         }
     }

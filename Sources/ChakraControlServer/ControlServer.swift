@@ -1,6 +1,6 @@
 import ChakraControl
 import ChakraDisplay
-import Foundation
+import Dispatch
 import Glibc
 import Logging
 import Synchronization
@@ -50,12 +50,10 @@ public final class ControlServer: Sendable {
     /// the daemon has blocked its signals (SignalSource).
     public func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "chakra-control") { [self] in
             ServerLoop(server: self, limits: initialLimits).run()
             finished.signal()
         }
-        thread.name = "chakra-control"
-        thread.start()
     }
 
     /// Closes every connection and the listener; returns when the thread

@@ -1,5 +1,5 @@
 import ChakraConfig
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A panel backlight under /sys/class/backlight: `brightness` (0 to
@@ -56,7 +56,7 @@ public final class Backlight {
 
     private static func readInt(_ path: String) -> Int? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int(text.filter { !$0.isWhitespace })
     }
 }
 

@@ -5,7 +5,7 @@ import ChakraDisplay
 import ChakraPNG
 import ChakraScenes
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 

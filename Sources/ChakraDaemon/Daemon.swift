@@ -1,7 +1,8 @@
 import ChakraConfig
 import ChakraControlServer
 import ChakraDisplay
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// `chakrad run`: opens the output, takes the VT, runs the frame loop, and
@@ -53,7 +54,7 @@ public final class Daemon: Sendable {
             notifier?.send(.stopping)
             let now = MonotonicClock.now()
             loop.publishStatus(now: now, notify: false)
-            logger.info("stopped: \(loop.meter.totalFrames) frames presented in \(String(format: "%.1f", now - start)) s")
+            logger.info("stopped: \(loop.meter.totalFrames) frames presented in \(String(now - start, decimals: 1)) s")
         }
         defer { loop.restoreBacklight() }
         try loop.run()
@@ -92,6 +93,6 @@ public final class Daemon: Sendable {
 
     private func describe(_ pacer: FramePacer) -> String {
         let fps = 1 / pacer.frameInterval
-        return "up to \(String(format: "%.1f", fps)) fps" + (pacer.lead > 0 ? ", paced by vblank" : ", paced by timer")
+        return "up to \(String(fps, decimals: 1)) fps" + (pacer.lead > 0 ? ", paced by vblank" : ", paced by timer")
     }
 }

@@ -1,5 +1,6 @@
 import ChakraDisplay
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Frame rate, STATUS=, the watchdog and the statistics file.
 extension FrameLoop {

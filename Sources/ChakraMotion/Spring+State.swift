@@ -1,4 +1,4 @@
-import Foundation  // exp, sin, cos
+import Glibc  // exp, sin, cos
 
 /// Closed-form solution of m·x'' + c·x' + k·x = 0 with x(0) = x0, x'(0) = v0
 /// (any mechanics or ODE text; e.g. Kreyszig, Advanced Engineering

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// An ellipse of semi-axes (a, b) filled with a radial gradient (closest-side:
 /// t = √((x/a)² + (y/b)²)), transparent outside, then Gaussian-blurred by σ,

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A disc of radius 1 painted with one colour whose opacity varies linearly
 /// across it, α(X) = α₀ + g·X (transparent outside), Gaussian-blurred by σ

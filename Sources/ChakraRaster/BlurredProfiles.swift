@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 // Blurred primitives evaluated analytically instead of blurring pixels.
 //

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Draws shapes onto a surface: paths and polygons filled or stroked with a
 /// paint, composited source-over. Shapes are given in screen pixels and

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Separable Gaussian blur of a surface in place: CSS `filter: blur(r)` is a
 /// Gaussian of standard deviation r (Filter Effects 1 §blur()). Pixels

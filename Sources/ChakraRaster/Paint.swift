@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// What fills a shape: a solid colour or a gradient. Gradients are defined in
 /// their own space and carry the transform from screen pixels into it.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A vector path: contours of lines and Bézier curves, in any coordinate
 /// space; the rasterizer flattens it (after a transform) into polygons.

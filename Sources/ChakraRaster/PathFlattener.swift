@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Flattens a path into polylines (one per contour) after a transform,
 /// subdividing curves until the chord is within `tolerance` of the curve.

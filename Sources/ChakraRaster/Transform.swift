@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A 2-D affine transform, column-vector convention:
 /// x' = a·x + c·y + tx, y' = b·x + d·y + ty (CSS `matrix(a, b, c, d, tx, ty)`).

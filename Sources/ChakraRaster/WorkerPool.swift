@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 
 /// Work split across threads without allocating per frame: persistent
 /// threads wait on semaphores; `run` hands each a part index.
@@ -34,7 +35,7 @@ public final class WorkerPool: @unchecked Sendable {
         activeThreads = threadCount
         for index in 1..<threadCount {
             let worker = Worker()
-            let thread = Thread {
+            Self.startThread(stackSize: 1 << 20) {
                 while true {
                     worker.start.wait()
                     if shared.stopping { return }
@@ -42,10 +43,27 @@ public final class WorkerPool: @unchecked Sendable {
                     shared.done.signal()
                 }
             }
-            thread.stackSize = 1 << 20
-            thread.start()
             workers.append(worker)
         }
+    }
+
+    /// A detached POSIX thread running `body` (Foundation's Thread would
+    /// bring all of Foundation, and its locale data, into the binary).
+    private static func startThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+        final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackSize)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, &attributes, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
+        precondition(status == 0, "cannot start a render thread: \(String(cString: strerror(status)))")
     }
 
     deinit {
@@ -73,5 +91,7 @@ public final class WorkerPool: @unchecked Sendable {
         shared.job = nil
     }
 
-    public static var coreCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+    /// The cores online. (Not this process's CPU affinity: a kiosk's
+    /// daemon has the machine to itself; `[render] threads` pins a count.)
+    public static var coreCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }

@@ -1,7 +1,7 @@
 import ChakraConfig
 import ChakraRaster
 import ChakraScenes
-import Foundation
+import Glibc
 
 /// The nearest point of the spiral to a touch, as `closestProgress` finds it.
 public struct SpiralMatch: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import ChakraRaster
-import Foundation
+import Glibc
 
 /// The spiral scene's sharp content, painted straight into each row of the
 /// compositor's final pass (`SharpRowPainter`): the track with its coloured

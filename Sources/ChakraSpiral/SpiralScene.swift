@@ -3,7 +3,7 @@ import ChakraMotion
 import ChakraRaster
 import ChakraScenes
 import ChakraText
-import Foundation
+import Glibc
 
 /// The spiral-breathing exercise on screen (seeds/spiral-breathing.md, SPEC
 /// §2; chosen values in docs/spiral-params.json): the calm scene's warm

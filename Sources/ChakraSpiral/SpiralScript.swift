@@ -1,3 +1,4 @@
+import ChakraConfig
 import ChakraRaster
 
 /// Drives a session into a state with real touches along the path, for

@@ -2,7 +2,7 @@ import ChakraConfig
 import ChakraMotion
 import ChakraRaster
 import ChakraScenes
-import Foundation
+import Glibc
 
 /// The exercise's states (seeds/spiral-breathing.md, SPEC §2).
 public enum SpiralState: String, Sendable, CaseIterable {

@@ -42,7 +42,7 @@ final class SpiralTexts: @unchecked Sendable {
         counterGlyphs = font.glyphs(size: T.counterSize * s)
         counterColor = opaque(T.color)
         let format = catalog.string(.seconds)
-        if let range = format.range(of: "{n}") {
+        if let range = format.firstRange(of: "{n}") {
             counterPrefix = String(format[..<range.lowerBound])
             counterSuffix = String(format[range.upperBound...])
         } else {

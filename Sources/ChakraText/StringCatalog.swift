@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 import TOMLKit
@@ -89,7 +89,7 @@ public final class StringCatalog: @unchecked Sendable {
 
     /// The countdown text for `seconds` whole seconds ("{n} s" → "42 s").
     public func seconds(_ seconds: Int) -> String {
-        string(.seconds).replacingOccurrences(of: "{n}", with: String(seconds))
+        string(.seconds).replacing("{n}", with: String(seconds))
     }
 
     /// Keys the chosen language lacks (checked by tests and at start).
@@ -107,7 +107,7 @@ public final class StringCatalog: @unchecked Sendable {
 
     /// Reads one catalog file: every string value at the top level.
     static func load(directory: String, language: String, logger: Logger) -> [String: String] {
-        let path = (directory as NSString).appendingPathComponent("\(language).toml")
+        let path = directory.hasSuffix("/") ? "\(directory)\(language).toml" : "\(directory)/\(language).toml"
         do {
             return try parse(String(contentsOfFile: path, encoding: .utf8))
         } catch {

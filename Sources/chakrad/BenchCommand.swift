@@ -1,8 +1,10 @@
 import ArgumentParser
+import ChakraDisplay
 import ChakraRaster
 import ChakraScenes
 import ChakraSpiral
-import Foundation
+import Dispatch
+import Glibc
 
 /// `chakrad bench`: how long a frame takes. A benchmark, not a test: these
 /// machines are shared, so it reports medians and p99 and puts each figure
@@ -124,9 +126,9 @@ enum BenchReport {
 
     static func row(scene: String, size: String, threads: Int, times: Times, floor: Double) -> String {
         let median = percentile(times.wall, 0.5), p99 = percentile(times.wall, 0.99)
-        func pad(_ s: String, _ n: Int) -> String { s.padding(toLength: max(n, s.count), withPad: " ", startingAt: 0) }
-        return pad(scene, 8) + pad(size, 12) + pad("\(threads)", 9) + pad(String(format: "%.2f", median), 12)
-            + pad(String(format: "%.2f", p99), 9) + pad(String(format: "%.3f", floor), 12)
-            + pad(String(format: "%.1f", median / floor), 16) + String(format: "%.2f", times.cpuPerFrame)
+        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+        return pad(scene, 8) + pad(size, 12) + pad("\(threads)", 9) + pad(String(median, decimals: 2), 12)
+            + pad(String(p99, decimals: 2), 9) + pad(String(floor, decimals: 3), 12)
+            + pad(String(median / floor, decimals: 1), 16) + String(times.cpuPerFrame, decimals: 2)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChakraDisplay
 import ChakraPNG
 import ChakraRaster
 import ChakraScenes
@@ -36,7 +37,7 @@ struct RenderCommand: ParsableCommand {
             // The clock goes on from the state's start: the hold counts on while touching.
             made.session.advance(to: reached + time)
             (renderer, sceneTime) = (made, reached + time)
-            print("spiral: \(made.session.state) progress \(String(format: "%.3f", made.session.progress)), hold left \(String(format: "%.2f", made.session.holdRemaining(at: sceneTime))) s, \(made.layout.mode) layout")
+            print("spiral: \(made.session.state) progress \(String(made.session.progress, decimals: 3)), hold left \(String(made.session.holdRemaining(at: sceneTime), decimals: 2)) s, \(made.layout.mode) layout")
         } else {
             guard let made = SceneCatalog.make(scene.name, width: size.width, height: size.height, settings: options.settings) else {
                 throw ValidationError("unknown scene '\(scene.name)'")

@@ -4,7 +4,7 @@ import ChakraDaemon
 import ChakraDisplay
 import ChakraRaster
 import ChakraScenes
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 

@@ -3,7 +3,7 @@ import ChakraConfig
 import ChakraScenes
 import ChakraSpiral
 import ChakraText
-import Foundation
+import FoundationEssentials
 
 /// Scenes `render` and `bench` can make: the catalog's, and the spiral,
 /// which needs a session and text settings and so is made here

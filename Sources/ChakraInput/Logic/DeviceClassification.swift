@@ -100,7 +100,7 @@ public enum DeviceChoice: Sendable, Equatable, CustomStringConvertible {
 
     public func matchesName(_ deviceName: String) -> Bool {
         guard case .name(let wanted) = self else { return false }
-        return deviceName.lowercased().contains(wanted.lowercased())
+        return deviceName.lowercased().firstRange(of: wanted.lowercased()) != nil
     }
 
     public var description: String {

@@ -1,5 +1,5 @@
 import ChakraRaster
-import Foundation
+import Glibc
 
 /// The drift scene's layers for one screen size, and how they are drawn for
 /// a state.

@@ -1,5 +1,5 @@
 import ChakraRaster
-import Foundation
+import Glibc
 
 extension HeartLayers {
     // MARK: - Base: background, bands, mist

@@ -1,5 +1,5 @@
 import ChakraRaster
-import Foundation
+import Glibc
 
 extension HeartLayers {
     /// The ring grows from 0.6 to 10 times its size and its grid coarsens

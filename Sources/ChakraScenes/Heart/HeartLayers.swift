@@ -1,5 +1,5 @@
 import ChakraRaster
-import Foundation
+import Glibc
 
 /// The heart's layers on their grids, and how each is drawn for a state.
 ///

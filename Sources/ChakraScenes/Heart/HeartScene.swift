@@ -1,5 +1,5 @@
 import ChakraRaster
-import Foundation
+import Glibc
 
 /// The heart-chakra scene (seeds/heart-chakra-animation.md with
 /// heart-params.json).
