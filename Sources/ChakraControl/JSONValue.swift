@@ -1,4 +1,6 @@
-import Foundation
+// FoundationEssentials, not Foundation: its JSONDecoder without ICU and
+// the locale data that chakractl would otherwise carry (tens of megabytes).
+import FoundationEssentials
 
 /// A JSON value: what a request line decodes to before a command reads it,
 /// and what replies and events are built from. Decoding goes through
@@ -71,7 +73,7 @@ extension JSONValue: Decodable {
         do {
             return .success(try JSONDecoder().decode(JSONValue.self, from: Data(bytes)))
         } catch let DecodingError.dataCorrupted(context) {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            let underlying = context.underlyingError.map { "\($0)" }
             return .failure(JSONParseFailure(reason: underlying ?? context.debugDescription))
         } catch {
             return .failure(JSONParseFailure(reason: "\(error)"))

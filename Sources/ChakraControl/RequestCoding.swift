@@ -131,7 +131,7 @@ struct ArgumentReader {
     }
 
     private func setting() throws(ControlError) -> Setting {
-        let key = try string("key").replacingOccurrences(of: "_", with: "-")
+        let key = String(try string("key").map { $0 == "_" ? "-" : $0 })
         guard let value = fields["value"] else { throw ControlError(.missingArgument, "'set \(key)' needs a 'value'") }
         switch key {
         case "reduce-motion", "low-power":

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChakraControl
-import Foundation
 import Glibc
 
 /// chakractl: drives a running chakrad over its control socket, one
@@ -39,7 +38,7 @@ struct Chakractl: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as ClientFailure {
-            FileHandle.standardError.write(Data("chakractl: \(failure.description)\n".utf8))
+            writeAll("chakractl: \(failure.description)\n", to: STDERR_FILENO)
             Glibc.exit(failure.status.rawValue)
         } catch {
             let code = exitCode(for: error)
@@ -48,7 +47,7 @@ struct Chakractl: ParsableCommand {
                 if !message.isEmpty { print(message) }
                 Glibc.exit(0)
             }
-            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            if !message.isEmpty { writeAll(message + "\n", to: STDERR_FILENO) }
             Glibc.exit(code == .validationFailure ? usageStatus : code.rawValue)
         }
     }
@@ -79,9 +78,15 @@ struct ConnectionOptions: ParsableArguments {
         return merged
     }
 
-    func socketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    func socketPath(environment: [String: String] = Self.processEnvironment) -> String {
         if let socket { return socket }
         if let fromEnvironment = environment["CHAKRA_SOCKET"], !fromEnvironment.isEmpty { return fromEnvironment }
         return ControlProtocol.defaultSocket
+    }
+
+    /// CHAKRA_SOCKET from this process's environment.
+    static var processEnvironment: [String: String] {
+        guard let value = getenv("CHAKRA_SOCKET") else { return [:] }
+        return ["CHAKRA_SOCKET": String(cString: value)]
     }
 }

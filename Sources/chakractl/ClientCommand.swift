@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChakraControl
-import Foundation
 
 /// A subcommand that sends one request and prints the answer.
 protocol ClientCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import ChakraControl
-import Foundation
+// Only for base64: the snapshot arrives as base64 text.
+import FoundationEssentials
+import Glibc
 
 struct Ping: ClientCommand {
     static let configuration = CommandConfiguration(abstract: "Check that chakrad answers.")
@@ -51,7 +53,7 @@ struct Status: ClientCommand {
             ("clients", plain(v("clients"))),
         ]
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+        return rows.map { $0.0 + String(repeating: " ", count: max(0, width + 2 - $0.0.count)) + $0.1 }.joined(separator: "\n")
     }
 
     private func duration(_ seconds: Double) -> String {
@@ -279,9 +281,9 @@ struct Snapshot: ClientCommand {
             throw ClientFailure(status: .unreachable, description: "chakrad's snapshot is not a PNG")
         }
         do {
-            try png.write(to: URL(fileURLWithPath: file), options: .atomic)
+            try writeFileAtomically(Array(png), to: file)
         } catch {
-            throw ValidationError("cannot write \(file): \((error as NSError).localizedDescription)")
+            throw ValidationError(error.description)
         }
         return (result["width"]?.intValue ?? 0, result["height"]?.intValue ?? 0)
     }
@@ -301,7 +303,7 @@ struct Events: ParsableCommand {
     struct Kind: ExpressibleByArgument {
         let kind: EventKind
         init?(argument: String) {
-            guard let kind = EventKind(rawValue: argument.replacingOccurrences(of: "-", with: "_")) else { return nil }
+            guard let kind = EventKind(rawValue: String(argument.map { $0 == "-" ? "_" : $0 })) else { return nil }
             self.kind = kind
         }
         static var allValueStrings: [String] { EventKind.allCases.map(\.rawValue) }
@@ -320,7 +322,7 @@ struct Events: ParsableCommand {
                 line = ([name] + fields.keys.sorted().map { "\($0)=\(plain(fields[$0]!))" }).joined(separator: " ")
             }
             // Unbuffered: a line as soon as it comes, into pipes too.
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            writeAll(line + "\n", to: STDOUT_FILENO)
         }
     }
 }

@@ -1,5 +1,4 @@
 import ChakraControl
-import Foundation
 import Glibc
 
 /// Why chakractl stops: the exit status and the message (docs/protocol.md).
