@@ -1,0 +1,166 @@
+#!/bin/bash
+# The guest half of 60-debian-systemd, run by chakra-vmtest.service in the
+# booted Debian (systemd is PID 1) from the results share, once per boot:
+#   boot 1: install the package with dpkg and check it as a kiosk sees it
+#           (service, user, picture, socket permissions, reload, watchdog,
+#           stop), then reboot;
+#   boot 2: the service came back by itself; systemd-analyze security;
+#           apt remove, apt purge; power off.
+# Every check is a line "ok: ..." or "FAIL: ..." in checks.txt; figures go
+# to figures.txt (key=value); screendumps (through the host's QMP watcher)
+# are compared on the host, which knows the reference frames.
+set -uo pipefail
+R=$CHAKRA_RESULTS
+state=/var/lib/chakra-vmtest
+mkdir -p "$state"
+boot=$(($(cat "$state/boots" 2>/dev/null || echo 0) + 1))
+echo "$boot" >"$state/boots"
+exec >>"$R/guest.log" 2>&1
+log() { echo "[boot $boot, $(cut -d' ' -f1 /proc/uptime) s] $*"; }
+ok() { echo "ok: $*" >>"$R/checks.txt"; log "ok: $*"; }
+fail() { echo "FAIL: $*" >>"$R/checks.txt"; log "FAIL: $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
+figure() { echo "$1=$2" >>"$R/figures.txt"; log "$1 = $2"; }
+shot() { "$R/screendump" "$1" >/dev/null || fail "screendump $1"; }
+finish() { log "done: $1"; echo "$1" >"$R/guest-finished"; sync; systemctl poweroff; exit 0; }
+property() { systemctl show -p "$2" --value "$1"; }
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; status 1 at the deadline.
+wait_for() {
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do ((SECONDS < deadline)) || return 1; sleep 0.5; done
+}
+active() { [[ $(property chakrad.service ActiveState) == active ]]; }
+main_pid() { property chakrad.service MainPID; }
+log "guest test starts; systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), state $(systemctl is-system-running)"
+
+if ((boot == 1)); then
+    shot login-before
+    log "dpkg -i $(basename "$R"/chakra_*.deb)"
+    if dpkg -i "$R"/chakra_*.deb >"$R/dpkg-install.log" 2>&1; then ok "dpkg -i installs the package"; else fail "dpkg -i (dpkg-install.log)"; fi
+    installed_at=$SECONDS
+    if wait_for 90 active; then
+        ok "chakrad.service is active after the install ($((SECONDS - installed_at)) s)"
+    else
+        fail "chakrad.service did not become active: $(systemctl status chakrad --no-pager 2>&1 | tail -n 20)"
+    fi
+    check "enabled for boot" test "$(systemctl is-enabled chakrad.service)" = enabled
+    check "Type=notify (active means READY=1 arrived)" test "$(property chakrad.service Type)" = notify
+    pid=$(main_pid)
+    user=$(ps -o user= -p "$pid" | tr -d ' ')
+    check "the main process ($pid) runs as chakra, not root (it runs as '$user')" test "$user" = chakra
+    check "sysusers made the user chakra in groups video and input" bash -c 'id -nG chakra | grep -qw video && id -nG chakra | grep -qw input'
+    check "tty1's login prompt made way (getty@tty1 inactive)" test "$(property getty@tty1.service ActiveState)" = inactive
+    sleep 3
+    shot stock
+
+    # The control socket: members of the group chakra only.
+    useradd --create-home --groups chakra kioskadmin
+    useradd --create-home visitor
+    out=$(runuser -u kioskadmin -- chakractl status 2>&1); status=$?
+    echo "$out" >"$R/status-kioskadmin.txt"
+    check "chakractl status works for a user in group chakra" test "$status" = 0
+    check "chakractl status names the scene" grep -q heart "$R/status-kioskadmin.txt"
+    out=$(runuser -u visitor -- chakractl status 2>&1); status=$?
+    echo "$out" >"$R/status-visitor.txt"
+    check "chakractl status is refused for a user outside the group (exit 3, got $status)" test "$status" = 3
+    check "with a clear message ($out)" grep -q "Permission denied" "$R/status-visitor.txt"
+
+    # From here on the scene's time is pinned (a drop-in adds --pin-time
+    # to ExecStart; every other line of the unit stays as shipped), so the
+    # host compares the screen with `chakrad render` exactly.
+    mkdir -p /etc/systemd/system/chakrad.service.d
+    printf '[Service]\nExecStart=\nExecStart=/usr/bin/chakrad run --config /etc/chakra/chakra.toml --pin-time 2.5\n' \
+        >/etc/systemd/system/chakrad.service.d/pin-time.conf
+    systemctl daemon-reload
+    systemctl restart chakrad
+    wait_for 60 active || fail "chakrad did not come back with the pinned time"
+    sleep 3
+    shot pinned
+
+    # A broken configuration on reload: the picture stays, the error is in
+    # the journal; a good one applies.
+    pid=$(main_pid)
+    cp /etc/chakra/chakra.toml "$state/chakra.toml.good"
+    sed -i 's/^fps = 20.0/fps = "fast"/' /etc/chakra/chakra.toml
+    grep -q '^fps = "fast"' /etc/chakra/chakra.toml || fail "could not break the configuration"
+    since=$(date '+%Y-%m-%d %H:%M:%S')
+    sleep 1
+    systemctl reload chakrad
+    sleep 3
+    check "a reload with a broken configuration keeps the daemon (PID $pid)" test "$(main_pid)" = "$pid"
+    check "and the service active" active
+    journalctl -u chakrad --since "$since" --no-pager >"$R/journal-reload-broken.txt"
+    check "the journal says what is wrong (low_power.fps)" grep -q "fps" "$R/journal-reload-broken.txt"
+    shot reload-broken
+    cp "$state/chakra.toml.good" /etc/chakra/chakra.toml
+    sed -i 's/^dim_level = 30/dim_level = 55/' /etc/chakra/chakra.toml
+    systemctl reload chakrad
+    wait_for 10 bash -c 'runuser -u kioskadmin -- chakractl get low_power.dim_level 2>/dev/null | grep -q "= 55$"'
+    check "a reload with a good configuration applies it (low_power.dim_level = $(runuser -u kioskadmin -- chakractl get low_power.dim_level 2>&1))" \
+        bash -c 'runuser -u kioskadmin -- chakractl get low_power.dim_level | grep -q "= 55$"'
+    check "the same process ($pid) after both reloads" test "$(main_pid)" = "$pid"
+
+    # The watchdog: a stopped daemon feeds it no more; systemd kills and
+    # restarts it (WatchdogSec=10s, RestartSec=2s).
+    restarts=$(property chakrad.service NRestarts)
+    pid=$(main_pid)
+    stopped_at=$EPOCHREALTIME
+    kill -STOP "$pid"
+    if wait_for 60 bash -c "[[ \$(systemctl show -p MainPID --value chakrad) != $pid && \$(systemctl show -p ActiveState --value chakrad) == active ]]"; then
+        took=$(echo "$EPOCHREALTIME - $stopped_at" | awk '{ printf "%.1f", $1 - $3 }')
+        figure watchdog_restart_seconds "$took"
+        ok "the watchdog restarted the stopped daemon in $took s (new PID $(main_pid))"
+        check "within WatchdogSec + RestartSec (12 s) and 8 s of emulation slack" awk -v t="$took" 'BEGIN { exit !(t <= 20) }'
+    else
+        fail "the watchdog did not restart the daemon in 60 s: $(systemctl status chakrad --no-pager 2>&1 | tail -n 15)"
+    fi
+    check "NRestarts went up" test "$(property chakrad.service NRestarts)" -gt "$restarts"
+    journalctl -u chakrad -n 40 --no-pager >"$R/journal-watchdog.txt"
+    check "the journal names the watchdog" grep -qi "watchdog" "$R/journal-watchdog.txt"
+    sleep 3
+    shot after-watchdog
+
+    # Stopped: the console is back on tty1.
+    systemctl stop chakrad
+    sleep 3
+    check "systemctl stop: inactive" test "$(property chakrad.service ActiveState)" = inactive
+    wait_for 20 test "$(property getty@tty1.service ActiveState)" = active
+    check "systemctl stop: the login prompt is back on tty1 (getty@tty1 active)" test "$(property getty@tty1.service ActiveState)" = active
+    sleep 2
+    shot stopped
+
+    echo reboot >"$state/next"
+    log "rebooting"
+    sync
+    systemctl reboot
+    exit 0
+fi
+
+if ((boot == 2)); then
+    if wait_for 90 active; then ok "after a reboot chakrad.service is active by itself"; else fail "not active after the reboot"; fi
+    check "the main process runs as chakra" test "$(ps -o user= -p "$(main_pid)" | tr -d ' ')" = chakra
+    sleep 3
+    shot after-reboot
+
+    systemd-analyze security chakrad.service --no-pager >"$R/security.txt" 2>&1
+    score=$(sed -n 's/.*Overall exposure level for chakrad.service: \([0-9.]*\).*/\1/p' "$R/security.txt")
+    figure exposure "${score:-none}"
+    check "systemd-analyze security: exposure ${score:-?} <= 2.0" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.0) }'
+
+    apt-get remove -y chakra >"$R/apt-remove.log" 2>&1
+    check "apt remove succeeds" grep -q "Removing chakra" "$R/apt-remove.log"
+    check "apt remove stopped the daemon" bash -c '! pgrep -x chakrad >/dev/null'
+    check "the configuration stays after remove" test -f /etc/chakra/chakra.toml
+    wait_for 20 test "$(property getty@tty1.service ActiveState)" = active
+    check "apt remove: the login prompt is back on tty1 (getty@tty1 active)" test "$(property getty@tty1.service ActiveState)" = active
+    sleep 3
+    shot removed
+    apt-get purge -y chakra >"$R/apt-purge.log" 2>&1
+    check "apt purge succeeds" grep -q "Purging configuration files for chakra" "$R/apt-purge.log"
+    check "purge removed /etc/chakra" test ! -e /etc/chakra
+    check "purge removed the binaries and units" bash -c '[[ ! -e /usr/bin/chakrad && ! -e /usr/bin/chakractl && ! -e /lib/systemd/system/chakrad.service ]]'
+    check "dpkg no longer knows chakra" bash -c '! dpkg -s chakra >/dev/null 2>&1'
+    finish passed
+fi
+fail "booted a third time (boot $boot)"
+finish "too many boots"
