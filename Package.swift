@@ -144,12 +144,12 @@ let package = Package(
             ]
         ),
         // The control client: one subcommand per protocol command.
+        // Its command line is read by its own small table (CommandSpec),
+        // not swift-argument-parser: that library links FoundationEssentials,
+        // 7.5 MB of a static binary that needs none of it.
         .executableTarget(
             name: "chakractl",
-            dependencies: [
-                "ChakraControl",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["ChakraControl"]
         ),
 
         .testTarget(name: "ChakraRasterTests", dependencies: ["ChakraRaster", "ChakraPNG"]),

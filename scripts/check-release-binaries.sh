@@ -43,6 +43,13 @@ for name in chakrad chakractl; do
     # parser need, is enough: the symbol table as built tells which came in.
     symbols=$(nm "$binary" 2>/dev/null | grep -Ec '\$s[A-Za-z0-9]*10Foundation|icudt[0-9]+_dat') &&
         fail "$name links Foundation proper or ICU's data ($symbols symbols; use FoundationEssentials or Glibc, see docs/packaging.md)"
+    # chakractl reads its command line and JSON itself: no Foundation at
+    # all, and a size for small boards (10 MB stripped; it was 15 MB with
+    # swift-argument-parser, which links FoundationEssentials).
+    if [[ $name == chakractl ]]; then
+        symbols=$(nm "$binary" 2>/dev/null | grep -c 'FoundationEssentials') &&
+            fail "chakractl links FoundationEssentials ($symbols symbols): a dependency brought it in"
+    fi
     # Paths of this machine in the bytes that ship (debug sections are
     # stripped from the package, so look at a stripped copy).
     stripped=$(mktemp)
@@ -52,8 +59,11 @@ for name in chakrad chakractl; do
             fail "$name names $path: $(LC_ALL=C grep -ao -- "$path/[[:print:]]*" "$stripped" | head -n 3 | tr '\n' ' ')"
         fi
     done
+    if [[ $name == chakractl ]] && (($(stat -c %s "$stripped") > 10000000)); then
+        fail "chakractl is $(stat -c %s "$stripped") bytes stripped, more than 10 MB"
+    fi
     awk -v name="$name" -v small="$(stat -c %s "$stripped")" -v built="$(stat -c %s "$binary")" -v needs="$(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dynamic" | tr '\n' ' ')" \
-        'BEGIN { printf "%-10s %6.1f MB stripped (%5.1f MB as built), needs: %s\n", name, small / 1048576, built / 1048576, needs }'
+        'BEGIN { printf "%-10s %5.1f MB stripped (%5.1f MB as built), needs: %s\n", name, small / 1e6, built / 1e6, needs }'
     rm -f "$stripped"
 done
 ((checked)) || fail "no binaries in $dir"

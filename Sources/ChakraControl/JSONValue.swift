@@ -1,12 +1,8 @@
-// FoundationEssentials, not Foundation: its JSONDecoder without ICU and
-// the locale data that chakractl would otherwise carry (tens of megabytes).
-import FoundationEssentials
-
 /// A JSON value: what a request line decodes to before a command reads it,
-/// and what replies and events are built from. Decoding goes through
-/// Foundation's JSONDecoder (bounded nesting, strict UTF-8); encoding is
-/// written out here so that lines are compact, deterministic and start
-/// with the keys a person looks for ("event", "id", "ok").
+/// and what replies and events are built from. Reading is JSONParser's
+/// (strict RFC 8259); encoding is written out here so that lines are
+/// compact, deterministic and start with the keys a person looks for
+/// ("event", "id", "ok").
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -48,35 +44,15 @@ public enum JSONValue: Sendable, Equatable {
     }
 }
 
-extension JSONValue: Decodable {
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let b = try? container.decode(Bool.self) {
-            self = .bool(b)
-        } else if let i = try? container.decode(Int.self) {
-            self = .int(i)
-        } else if let d = try? container.decode(Double.self) {
-            self = .double(d)
-        } else if let s = try? container.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? container.decode([JSONValue].self) {
-            self = .array(a)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    /// Parses one JSON text; the error is a short reason for a reply.
+extension JSONValue {
+    /// Parses one JSON text (JSONParser: strict, bounded nesting, checked
+    /// UTF-8); the error is a short reason for a reply.
     public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Result<JSONValue, JSONParseFailure> {
+        var parser = JSONParser(Array(bytes))
         do {
-            return .success(try JSONDecoder().decode(JSONValue.self, from: Data(bytes)))
-        } catch let DecodingError.dataCorrupted(context) {
-            let underlying = context.underlyingError.map { "\($0)" }
-            return .failure(JSONParseFailure(reason: underlying ?? context.debugDescription))
+            return .success(try parser.parseDocument())
         } catch {
-            return .failure(JSONParseFailure(reason: "\(error)"))
+            return .failure(error)
         }
     }
 }

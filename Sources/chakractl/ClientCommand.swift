@@ -1,12 +1,19 @@
-import ArgumentParser
 import ChakraControl
+import Glibc
 
-/// A subcommand that sends one request and prints the answer.
-protocol ClientCommand: ParsableCommand {
-    var root: Chakractl { get }
-    var connection: ConnectionOptions { get }
+/// A chakractl command: its description (the parser and the help read it),
+/// built from what the command line gave, then run against chakrad.
+protocol Subcommand {
+    static var spec: CommandSpec { get }
+    /// Reads and checks the command's own arguments; nothing is sent yet.
+    init(_ arguments: ParsedArguments) throws(UsageError)
+    func run(_ options: ConnectionOptions) throws
+}
+
+/// A command that sends one request and prints the answer.
+protocol ClientCommand: Subcommand {
     /// The request to send.
-    func request() throws -> ControlCommand
+    func request() -> ControlCommand
     /// Seconds to wait unless --timeout says.
     var defaultTimeout: Double { get }
     /// What a person reads for a successful result.
@@ -15,19 +22,23 @@ protocol ClientCommand: ParsableCommand {
     func json(_ result: JSONValue) throws -> JSONValue
 }
 
+/// A command that takes nothing but the connection options.
+protocol PlainCommand: ClientCommand {
+    init()
+}
+
+extension PlainCommand {
+    init(_ arguments: ParsedArguments) { self.init() }
+}
+
 extension ClientCommand {
     var defaultTimeout: Double { 10 }
 
     func json(_ result: JSONValue) throws -> JSONValue { ["ok": true, "result": result] }
 
-    /// --socket and friends, wherever they were given.
-    var options: ConnectionOptions { connection.merged(with: root.connection) }
-
-    func run() throws {
-        let options = self.options
-        let command = try request()
+    func run(_ options: ConnectionOptions) throws {
         let connection = try ControlConnection(path: options.socketPath())
-        let outcome = try connection.call(command, timeout: options.timeout ?? defaultTimeout)
+        let outcome = try connection.call(request(), timeout: options.timeout ?? defaultTimeout)
         try Self.report(outcome, json: options.json, human: human, machine: json)
     }
 
@@ -36,11 +47,11 @@ extension ClientCommand {
         switch outcome {
         case .success(let result):
             let text = json ? try machine(result).encoded : try human(result)
-            if !text.isEmpty { print(text) }
+            if !text.isEmpty { writeAll(text + "\n", to: STDOUT_FILENO) }
         case .failure(let error):
             if json {
                 let refusal: JSONValue = ["ok": false, "error": ["code": .string(error.code), "message": .string(error.message)]]
-                print(refusal.encoded)
+                writeAll(refusal.encoded + "\n", to: STDOUT_FILENO)
             }
             throw ClientFailure(status: .refused, description: "\(error.message) (\(error.code))")
         }
@@ -48,18 +59,12 @@ extension ClientCommand {
 }
 
 /// on/off (also true/false, yes/no, 1/0).
-enum Switchable: String, ExpressibleByArgument, CaseIterable {
-    case on, off
-
-    init?(argument: String) {
-        switch argument.lowercased() {
-        case "on", "true", "yes", "1": self = .on
-        case "off", "false", "no", "0": self = .off
-        default: return nil
-        }
+func switchValue(_ word: String) -> Bool? {
+    switch word.lowercased() {
+    case "on", "true", "yes", "1": true
+    case "off", "false", "no", "0": false
+    default: nil
     }
-
-    var isOn: Bool { self == .on }
 }
 
 /// A setting as a person reads it: on or off.

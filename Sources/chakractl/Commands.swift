@@ -1,21 +1,14 @@
-import ArgumentParser
 import ChakraControl
-// Only for base64: the snapshot arrives as base64 text.
-import FoundationEssentials
 import Glibc
 
-struct Ping: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "Check that chakrad answers.")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+struct Ping: PlainCommand {
+    static let spec = CommandSpec(name: "ping", abstract: "Check that chakrad answers.")
     func request() -> ControlCommand { .ping }
     func human(_ result: JSONValue) -> String { "pong" }
 }
 
-struct Version: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "Versions of chakrad, chakractl and the protocol.")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+struct Version: PlainCommand {
+    static let spec = CommandSpec(name: "version", abstract: "Versions of chakrad, chakractl and the protocol.")
     func request() -> ControlCommand { .version }
     func human(_ result: JSONValue) -> String {
         "chakrad \(plain(result["version"] ?? .null)) (protocol \(plain(result["protocol"] ?? .null))), "
@@ -23,10 +16,8 @@ struct Version: ClientCommand {
     }
 }
 
-struct Status: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "What chakrad shows and how well it runs.")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+struct Status: PlainCommand {
+    static let spec = CommandSpec(name: "status", abstract: "What chakrad shows and how well it runs.")
     func request() -> ControlCommand { .status }
 
     func human(_ r: JSONValue) -> String {
@@ -64,10 +55,8 @@ struct Status: ClientCommand {
     }
 }
 
-struct Scenes: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "The scenes chakrad can show; * marks the one shown.")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+struct Scenes: PlainCommand {
+    static let spec = CommandSpec(name: "scenes", abstract: "The scenes chakrad can show; * marks the one shown.")
     func request() -> ControlCommand { .scenes }
     func human(_ result: JSONValue) -> String {
         let current = result["current"]?.stringValue
@@ -77,28 +66,33 @@ struct Scenes: ClientCommand {
 }
 
 struct Switch: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "Show another scene.")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+    static let spec = CommandSpec(name: "switch", abstract: "Show another scene.", arguments: [
+        .positional("scene", help: "The scene (chakractl scenes lists them)."),
+        .option("transition", value: "transition", help: "cut or crossfade (default: chakrad's [scene] transition).",
+                choices: Transition.allCases.map(\.rawValue)),
+        .option("duration", value: "seconds", help: "Seconds of the transition, 0...60."),
+    ])
 
-    @Argument(help: "The scene (chakractl scenes lists them).")
-    var scene: String
+    let scene: String
+    let transition: Transition?
+    let duration: Double?
 
-    @Option(help: "cut or crossfade (default: chakrad's [scene] transition).")
-    var transition: TransitionChoice?
-
-    @Option(help: ArgumentHelp("Seconds of the transition, 0...60.", valueName: "seconds"))
-    var duration: Double?
-
-    func validate() throws {
-        if let duration, !(duration >= 0 && duration <= SceneSwitch.maxDuration) {
-            throw ValidationError("--duration must be 0...\(Int(SceneSwitch.maxDuration)) seconds")
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        scene = arguments.positional("scene")
+        if scene.isEmpty { throw UsageError("the scene name is empty") }
+        transition = arguments.value("transition").flatMap(Transition.init(rawValue:))
+        if let text = arguments.value("duration") {
+            guard let seconds = Double(text), seconds >= 0, seconds <= SceneSwitch.maxDuration else {
+                throw UsageError("--duration must be 0...\(Int(SceneSwitch.maxDuration)) seconds, not '\(text)'")
+            }
+            duration = seconds
+        } else {
+            duration = nil
         }
-        if scene.isEmpty { throw ValidationError("the scene name is empty") }
     }
 
     func request() -> ControlCommand {
-        .switchScene(SceneSwitch(scene: scene, transition: transition.map { Transition(rawValue: $0.rawValue)! }, duration: duration))
+        .switchScene(SceneSwitch(scene: scene, transition: transition, duration: duration))
     }
 
     func human(_ result: JSONValue) -> String {
@@ -106,52 +100,44 @@ struct Switch: ClientCommand {
     }
 }
 
-enum TransitionChoice: String, ExpressibleByArgument, CaseIterable {
-    case cut, crossfade
-}
-
 struct Set: ClientCommand {
-    static let configuration = CommandConfiguration(
+    static let spec = CommandSpec(
+        name: "set",
         abstract: "Change a setting at run time.",
-        discussion: "reduce-motion on|off, low-power on|off, language CODE, brightness 0-100 (with a backlight)."
+        discussion: "reduce-motion on|off, low-power on|off, language CODE, brightness 0-100 (with a backlight).",
+        arguments: [
+            .positional("key", help: "The setting to change.",
+                        choices: ["reduce-motion", "low-power", "language", "brightness"]),
+            .positional("value", help: "on/off; a language code; a percentage."),
+        ]
     )
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: "reduce-motion, low-power, language or brightness.")
-    var key: SettingKey
+    let setting: Setting
 
-    @Argument(help: "on/off; a language code; a percentage.")
-    var value: String
-
-    enum SettingKey: String, ExpressibleByArgument, CaseIterable {
-        case reduceMotion = "reduce-motion", lowPower = "low-power", language, brightness
-    }
-
-    func validate() throws { _ = try setting() }
-
-    func setting() throws -> Setting {
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let key = arguments.positional("key")
+        let value = arguments.positional("value")
         switch key {
-        case .reduceMotion, .lowPower:
-            guard let on = Switchable(argument: value) else { throw ValidationError("\(key.rawValue) takes on or off, not '\(value)'") }
-            return key == .reduceMotion ? .reduceMotion(on.isOn) : .lowPower(on.isOn)
-        case .language:
+        case "reduce-motion", "low-power":
+            guard let on = switchValue(value) else { throw UsageError("\(key) takes on or off, not '\(value)'") }
+            setting = key == "reduce-motion" ? .reduceMotion(on) : .lowPower(on)
+        case "language":
             guard !value.isEmpty, value.count <= 35, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-                throw ValidationError("language takes a code such as en, de or pt-BR, not '\(value)'")
+                throw UsageError("language takes a code such as en, de or pt-BR, not '\(value)'")
             }
-            return .language(value)
-        case .brightness:
+            setting = .language(value)
+        default:
             guard let percent = Int(value.hasSuffix("%") ? String(value.dropLast()) : value), (0...100).contains(percent) else {
-                throw ValidationError("brightness takes a percentage 0...100, not '\(value)'")
+                throw UsageError("brightness takes a percentage 0...100, not '\(value)'")
             }
-            return .brightness(percent)
+            setting = .brightness(percent)
         }
     }
 
-    func request() throws -> ControlCommand { .set(try setting()) }
+    func request() -> ControlCommand { .set(setting) }
 
-    func human(_ result: JSONValue) throws -> String {
-        switch try setting() {
+    func human(_ result: JSONValue) -> String {
+        switch setting {
         case .reduceMotion: "reduce-motion \(onOff(result["reduce_motion"]))"
         case .lowPower: "low-power \(onOff(result["low_power"]))"
         case .language: "language \(plain(result["language"] ?? .null))"
@@ -161,15 +147,18 @@ struct Set: ClientCommand {
 }
 
 struct Get: ClientCommand {
-    static let configuration = CommandConfiguration(
+    static let spec = CommandSpec(
+        name: "get",
         abstract: "A configuration value in force (run-time changes included).",
-        discussion: "KEY as in chakra.toml: low_power.fps, reduce_motion, scene.default; or a section: low_power."
+        discussion: "KEY as in chakra.toml: low_power.fps, reduce_motion, scene.default; or a section: low_power.",
+        arguments: [.positional("key", help: "A key or a section of chakra.toml.")]
     )
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: "A key or a section of chakra.toml.")
-    var key: String
+    let key: String
+
+    init(_ arguments: ParsedArguments) {
+        key = arguments.positional("key")
+    }
 
     func request() -> ControlCommand { .get(key: key) }
 
@@ -185,10 +174,8 @@ struct Get: ClientCommand {
     }
 }
 
-struct Reload: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "Read the configuration file again (an invalid one changes nothing).")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+struct Reload: PlainCommand {
+    static let spec = CommandSpec(name: "reload", abstract: "Read the configuration file again (an invalid one changes nothing).")
     func request() -> ControlCommand { .reload }
 
     func human(_ result: JSONValue) -> String {
@@ -201,44 +188,43 @@ struct Reload: ClientCommand {
     }
 }
 
-struct Pause: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "Freeze the scene (a still frame costs nothing).")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+struct Pause: PlainCommand {
+    static let spec = CommandSpec(name: "pause", abstract: "Freeze the scene (a still frame costs nothing).")
     func request() -> ControlCommand { .pause }
     func human(_ result: JSONValue) -> String { "paused" }
 }
 
-struct Resume: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "Continue a paused scene.")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+struct Resume: PlainCommand {
+    static let spec = CommandSpec(name: "resume", abstract: "Continue a paused scene.")
     func request() -> ControlCommand { .resume }
     func human(_ result: JSONValue) -> String { "resumed" }
 }
 
-struct Wake: ClientCommand {
-    static let configuration = CommandConfiguration(abstract: "Count as activity: undim or unblank the screen, restart the idle timers.")
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
+struct Wake: PlainCommand {
+    static let spec = CommandSpec(name: "wake", abstract: "Count as activity: undim or unblank the screen, restart the idle timers.")
     func request() -> ControlCommand { .wake }
     func human(_ result: JSONValue) -> String { "power \(plain(result["power"] ?? .null))" }
 }
 
+
 struct Spiral: ClientCommand {
-    static let configuration = CommandConfiguration(
+    static let spec = CommandSpec(
+        name: "spiral",
         abstract: "Start or cancel the spiral-breathing exercise, or print its path.",
-        discussion: "start shows the exercise (from an ambient scene, which it returns to at the end); cancel goes back; path prints the path's points in screen pixels, one \"x y\" per line (--json: the whole reply)."
+        discussion: "start shows the exercise (from an ambient scene, which it returns to at the end); cancel goes back; "
+            + "path prints the path's points in screen pixels, one \"x y\" per line (--json: the whole reply).",
+        arguments: [.positional("action", help: "start, cancel or path.", choices: SpiralAction.allCases.map(\.rawValue))]
     )
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: "start, cancel or path.")
-    var action: Action
+    let action: SpiralAction
 
-    enum Action: String, ExpressibleByArgument, CaseIterable { case start, cancel, path }
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let action = SpiralAction(rawValue: arguments.positional("action")) else { throw UsageError("unknown spiral action") }
+        self.action = action
+    }
 
-    func request() -> ControlCommand { .spiral(SpiralAction(rawValue: action.rawValue)!) }
+    func request() -> ControlCommand { .spiral(action) }
+
     func human(_ result: JSONValue) -> String {
         if action == .path, case .array(let points)? = result["points"] {
             return points.map { point in
@@ -251,15 +237,19 @@ struct Spiral: ClientCommand {
 }
 
 struct Snapshot: ClientCommand {
-    static let configuration = CommandConfiguration(
+    static let spec = CommandSpec(
+        name: "snapshot",
         abstract: "Save the frame on screen as a PNG file.",
-        discussion: "chakrad sends the PNG over the socket; chakractl writes the file (chakrad never writes files for clients)."
+        discussion: "chakrad sends the PNG over the socket; chakractl writes the file (chakrad never writes files for clients).",
+        arguments: [.positional("file.png", help: "Where to write the PNG.")]
     )
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("Where to write the PNG.", valueName: "file.png"))
-    var file: String
+    let file: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        file = arguments.positional("file.png")
+        if file.isEmpty { throw UsageError("the file name is empty") }
+    }
 
     var defaultTimeout: Double { 30 }
 
@@ -275,44 +265,46 @@ struct Snapshot: ClientCommand {
         return ["ok": true, "result": ["file": .string(file), "width": .int(width), "height": .int(height), "format": "png"]]
     }
 
+    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
     private func save(_ result: JSONValue) throws -> (Int, Int) {
-        guard let encoded = result["png"]?.stringValue, let png = Data(base64Encoded: encoded),
-              png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+        guard let encoded = result["png"]?.stringValue, let png = Base64.decode(encoded), png.starts(with: Self.pngSignature) else {
             throw ClientFailure(status: .unreachable, description: "chakrad's snapshot is not a PNG")
         }
         do {
-            try writeFileAtomically(Array(png), to: file)
+            try writeFileAtomically(png, to: file)
         } catch {
-            throw ValidationError(error.description)
+            throw ClientFailure(status: .usage, description: error.description)
         }
         return (result["width"]?.intValue ?? 0, result["height"]?.intValue ?? 0)
     }
 }
 
-struct Events: ParsableCommand {
-    static let configuration = CommandConfiguration(
+struct Events: Subcommand {
+    static let spec = CommandSpec(
+        name: "events",
         abstract: "Print chakrad's events as they happen, until interrupted.",
-        discussion: "Kinds: \(EventKind.allCases.map(\.rawValue).joined(separator: ", ")) (default: all)."
+        discussion: "Kinds: \(EventKind.allCases.map(\.rawValue).joined(separator: ", ")) (default: all).",
+        arguments: [.positional("kind", help: "Only these kinds of events.", repeating: true)]
     )
-    @ParentCommand var root: Chakractl
-    @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: "Only these kinds of events.")
-    var kinds: [Kind] = []
+    let kinds: [EventKind]
 
-    struct Kind: ExpressibleByArgument {
-        let kind: EventKind
-        init?(argument: String) {
-            guard let kind = EventKind(rawValue: String(argument.map { $0 == "-" ? "_" : $0 })) else { return nil }
-            self.kind = kind
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        var kinds: [EventKind] = []
+        for word in arguments.words("kind") {
+            // power-changed and power_changed alike.
+            guard let kind = EventKind(rawValue: String(word.map { $0 == "-" ? "_" : $0 })) else {
+                throw UsageError("'\(word)' is not an event kind; kinds: \(EventKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            kinds.append(kind)
         }
-        static var allValueStrings: [String] { EventKind.allCases.map(\.rawValue) }
+        self.kinds = kinds
     }
 
-    func run() throws {
-        let options = connection.merged(with: root.connection)
+    func run(_ options: ConnectionOptions) throws {
         let connection = try ControlConnection(path: options.socketPath())
-        let outcome = try connection.call(.subscribe(events: kinds.isEmpty ? nil : kinds.map(\.kind)), timeout: options.timeout ?? 10)
+        let outcome = try connection.call(.subscribe(events: kinds.isEmpty ? nil : kinds), timeout: options.timeout ?? 10)
         if case .failure(let error) = outcome { throw ClientFailure(status: .refused, description: "\(error.message) (\(error.code))") }
         while true {
             guard case .event(let name, let json) = try connection.readMessage(deadline: nil) else { continue }

@@ -6,6 +6,9 @@ struct ClientFailure: Error, CustomStringConvertible {
     enum Status: Int32 {
         /// The daemon answered no (ok: false).
         case refused = 1
+        /// The command line (or a file it names) is wrong; nothing or no
+        /// more is done.
+        case usage = 2
         /// The daemon cannot be reached, or stopped answering.
         case unreachable = 3
     }

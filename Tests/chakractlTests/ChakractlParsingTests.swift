@@ -1,18 +1,28 @@
-import ArgumentParser
 import ChakraControl
 import Testing
 @testable import chakractl
 
-/// The command line as parsed (parseAsRoot), and the requests it makes.
+/// The command line as parsed, and the requests it makes.
 @Suite("chakractl command line")
 struct ChakractlParsingTests {
-    private func parse(_ arguments: [String]) throws -> ParsableCommand {
-        try Chakractl.parseAsRoot(arguments)
+    private func invocation(_ arguments: [String]) throws -> (any Subcommand, ConnectionOptions) {
+        guard case .run(let command, let options) = try Chakractl.invocation(arguments) else {
+            throw UsageError("\(arguments) printed instead of running")
+        }
+        return (command, options)
     }
 
     private func request(_ arguments: [String]) throws -> ControlCommand {
-        let command = try parse(arguments)
-        return try #require(command as? any ClientCommand).request()
+        try #require(try invocation(arguments).0 as? any ClientCommand).request()
+    }
+
+    private func options(_ arguments: [String]) throws -> ConnectionOptions {
+        try invocation(arguments).1
+    }
+
+    private func printed(_ arguments: [String]) throws -> String {
+        guard case .print(let text) = try Chakractl.invocation(arguments) else { throw UsageError("\(arguments) ran") }
+        return text
     }
 
     @Test func everyCommandMakesItsRequest() throws {
@@ -23,6 +33,8 @@ struct ChakractlParsingTests {
         #expect(try request(["switch", "heart"]) == .switchScene(SceneSwitch(scene: "heart")))
         #expect(try request(["switch", "drift", "--transition", "crossfade", "--duration", "1.5"])
             == .switchScene(SceneSwitch(scene: "drift", transition: .crossfade, duration: 1.5)))
+        #expect(try request(["switch", "--transition=cut", "calm", "--duration=0"])
+            == .switchScene(SceneSwitch(scene: "calm", transition: .cut, duration: 0)))
         #expect(try request(["set", "reduce-motion", "on"]) == .set(.reduceMotion(true)))
         #expect(try request(["set", "reduce-motion", "off"]) == .set(.reduceMotion(false)))
         #expect(try request(["set", "low-power", "true"]) == .set(.lowPower(true)))
@@ -37,23 +49,26 @@ struct ChakractlParsingTests {
         #expect(try request(["wake"]) == .wake)
         #expect(try request(["spiral", "start"]) == .spiral(.start))
         #expect(try request(["spiral", "cancel"]) == .spiral(.cancel))
-        #expect(try parse(["events", "scene_changed", "power-changed"]) is Events)
+        #expect(try request(["spiral", "path"]) == .spiral(.path))
+        let events = try #require(try invocation(["events", "scene_changed", "power-changed"]).0 as? Events)
+        #expect(events.kinds == [.sceneChanged, .powerChanged])
+        #expect(try #require(try invocation(["events"]).0 as? Events).kinds.isEmpty)
+        // After --, a word that looks like an option is a value.
+        #expect(try request(["get", "--", "--odd"]) == .get(key: "--odd"))
     }
 
     /// --socket, --json and --timeout work before or after the command.
     @Test func connectionOptionsBeforeOrAfterTheCommand() throws {
-        let before = try #require(try parse(["--socket", "/tmp/a.sock", "--json", "status"]) as? Status)
-        #expect(before.options.socket == "/tmp/a.sock" && before.options.json)
-        let after = try #require(try parse(["status", "--socket", "/tmp/b.sock", "--timeout", "3"]) as? Status)
-        #expect(after.options.socket == "/tmp/b.sock" && !after.options.json && after.options.timeout == 3)
-        let both = try #require(try parse(["--socket", "/tmp/outer.sock", "ping", "--socket", "/tmp/inner.sock"]) as? Ping)
-        #expect(both.options.socket == "/tmp/inner.sock")
+        #expect(try options(["--socket", "/tmp/a.sock", "--json", "status"]) == ConnectionOptions(socket: "/tmp/a.sock", json: true))
+        #expect(try options(["status", "--socket", "/tmp/b.sock", "--timeout", "3"]) == ConnectionOptions(socket: "/tmp/b.sock", timeout: 3))
+        #expect(try options(["--socket", "/tmp/outer.sock", "ping", "--socket", "/tmp/inner.sock"]).socket == "/tmp/inner.sock")
+        #expect(try options(["--timeout=0.5", "ping"]).timeout == 0.5)
     }
 
     @Test func socketFromOptionThenEnvironmentThenDefault() throws {
-        let given = try #require(try parse(["ping", "--socket", "/tmp/x.sock"]) as? Ping).options
+        let given = try options(["ping", "--socket", "/tmp/x.sock"])
         #expect(given.socketPath(environment: ["CHAKRA_SOCKET": "/tmp/env.sock"]) == "/tmp/x.sock")
-        let plain = try #require(try parse(["ping"]) as? Ping).options
+        let plain = try options(["ping"])
         #expect(plain.socketPath(environment: ["CHAKRA_SOCKET": "/tmp/env.sock"]) == "/tmp/env.sock")
         #expect(plain.socketPath(environment: [:]) == "/run/chakra/control.sock")
         #expect(plain.socketPath(environment: ["CHAKRA_SOCKET": ""]) == "/run/chakra/control.sock")
@@ -62,16 +77,84 @@ struct ChakractlParsingTests {
     @Test(arguments: [
         ["bogus"], ["set", "brightness", "101"], ["set", "brightness", "dim"], ["set", "reduce-motion", "maybe"],
         ["set", "volume", "3"], ["set", "language", "en us"], ["switch"], ["switch", "heart", "--duration", "61"],
-        ["switch", "heart", "--transition", "wipe"], ["spiral", "jump"], ["events", "weather"], ["get"],
-        ["snapshot"], ["status", "--timeout", "0"], ["ping", "extra"],
+        ["switch", "heart", "--duration", "soon"], ["switch", "heart", "--transition", "wipe"], ["switch", "heart", "--duration"],
+        ["spiral", "jump"], ["events", "weather"], ["get"], ["snapshot"], ["snapshot", ""], ["status", "--timeout", "0"],
+        ["status", "--timeout", "nan"], ["ping", "extra"], ["ping", "--jsn"], ["ping", "--json=yes"], ["ping", "-x"],
+        ["--socket", "", "ping"], ["help", "bogus"], ["--transition", "cut", "switch", "heart"],
     ])
     func usageErrors(arguments: [String]) {
         do {
-            _ = try parse(arguments)
-            Issue.record("accepted \(arguments)")
+            let outcome = try Chakractl.invocation(arguments)
+            Issue.record("accepted \(arguments): \(outcome)")
         } catch {
-            // main() turns this into exit status 2.
-            #expect(Chakractl.exitCode(for: error) == .validationFailure, "\(arguments): \(Chakractl.message(for: error))")
+            // main() turns this into exit status 2, with this message.
+            #expect(!error.description.isEmpty)
+            #expect(Chakractl.usageMessage(error).hasPrefix("chakractl: \(error.description)\nUsage: chakractl"))
         }
+    }
+
+    @Test func helpVersionAndNothing() throws {
+        let root = try printed(["--help"])
+        #expect(root.hasPrefix("OVERVIEW: Control a running chakrad."))
+        for command in Chakractl.parser.commands { #expect(root.contains("\n  \(command.name) "), "\(command.name) missing from --help") }
+        #expect(try printed([]) == root)
+        #expect(try printed(["help"]) == root)
+        let switchHelp = try printed(["switch", "--help"])
+        #expect(switchHelp.contains("USAGE: chakractl switch <scene> [--transition <transition>] [--duration <seconds>]"))
+        #expect(switchHelp.contains("(values: cut, crossfade)"))
+        #expect(try printed(["help", "switch"]) == switchHelp)
+        #expect(try printed(["switch", "heart", "-h"]) == switchHelp)
+        #expect(try printed(["--version"]) == "chakractl \(ChakraVersion.current) (protocol \(ControlProtocol.version))")
+        // No help line runs past 80 columns.
+        for line in (root + switchHelp).split(separator: "\n") where !line.hasPrefix("USAGE:") {
+            #expect(line.count <= HelpText.width, "\(line)")
+        }
+    }
+
+    /// The man page's source: ToolInfo JSON with every command and its arguments.
+    @Test func dumpHelpDescribesEveryCommand() throws {
+        let info = try JSONValue.parse(Array(try printed(["--experimental-dump-help"]).utf8)).get()
+        #expect(info["serializationVersion"] == 0)
+        let command = try #require(info["command"])
+        #expect(command["commandName"] == "chakractl")
+        let subcommands = try #require(command["subcommands"]?.arrayValue)
+        #expect(subcommands.compactMap { $0["commandName"]?.stringValue } == Chakractl.parser.commands.map(\.name))
+        let switchInfo = try #require(subcommands.first { $0["commandName"] == "switch" })
+        let arguments = try #require(switchInfo["arguments"]?.arrayValue)
+        let transition = try #require(arguments.first { $0["preferredName"]?["name"] == "transition" })
+        #expect(transition["kind"] == "option" && transition["valueName"] == "transition")
+        #expect(transition["allValues"] == ["cut", "crossfade"])
+        #expect(arguments.first?["kind"] == "positional" && arguments.first?["isOptional"] == false)
+        // The connection options are every command's too.
+        #expect(arguments.contains { $0["preferredName"]?["name"] == "socket" })
+    }
+
+    @Test func helpTextWrapsAtWordBoundaries() {
+        let text = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+        let wrapped = HelpText.wrap(text, indent: 30, first: 70)
+        let lines = wrapped.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3)
+        #expect(lines[0] == "one two")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 30)) && $0.dropFirst(30).first != " " })
+        #expect(lines.dropFirst().allSatisfy { $0.count <= HelpText.width })
+        #expect(lines.map { $0.split(separator: " ") }.joined().joined(separator: " ") == text)
+        #expect(70 + lines[0].count <= HelpText.width)
+    }
+}
+
+@Suite("base64")
+struct Base64Tests {
+    @Test func decodesTheRFC4648Vectors() {
+        let vectors = ["": "", "Zg==": "f", "Zm8=": "fo", "Zm9v": "foo", "Zm9vYg==": "foob", "Zm9vYmE=": "fooba", "Zm9vYmFy": "foobar"]
+        for (encoded, plain) in vectors {
+            #expect(Base64.decode(encoded) == Array(plain.utf8), "\(encoded)")
+        }
+        #expect(Base64.decode("+/+/") == [0xFB, 0xFF, 0xBF])
+        #expect(Base64.decode("iVBORw0KGgo=") == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    @Test(arguments: ["Zg=", "Zg", "Z===", "=Zg=", "Zg==Zg==", "Zm9v\n", "Zm-v", "Zm_v", "Zm9ü", "Z=9v", "===="])
+    func refusesWhatIsNotBase64(text: String) {
+        #expect(Base64.decode(text) == nil, "\(text)")
     }
 }
