@@ -122,6 +122,7 @@ install: $(if $(filter .build/release,$(BUILD_DIR)),release)
 	sed $(UNIT_VARS) systemd/chakrad.service > $(DESTDIR)$(UNITDIR)/chakrad.service
 	sed $(UNIT_VARS) systemd/chakrad.socket > $(DESTDIR)$(UNITDIR)/chakrad.socket
 	chmod 0644 $(DESTDIR)$(UNITDIR)/chakrad.service $(DESTDIR)$(UNITDIR)/chakrad.socket
+	$(INSTALL) -m 0644 systemd/chakra-console.service $(DESTDIR)$(UNITDIR)/chakra-console.service
 	$(INSTALL) -m 0644 systemd/sysusers.d/chakra.conf $(DESTDIR)$(SYSUSERSDIR)/chakra.conf
 	$(INSTALL) -m 0644 etc/udev/rules.d/90-chakra-backlight.rules $(DESTDIR)$(UDEVRULESDIR)/
 	$(INSTALL) -m 0644 etc/chakra/chakra.toml $(DESTDIR)$(DATADIR)/chakra.toml.example
@@ -144,7 +145,7 @@ install-test:
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/chakrad $(DESTDIR)$(BINDIR)/chakractl \
-		$(DESTDIR)$(UNITDIR)/chakrad.service $(DESTDIR)$(UNITDIR)/chakrad.socket \
+		$(DESTDIR)$(UNITDIR)/chakrad.service $(DESTDIR)$(UNITDIR)/chakrad.socket $(DESTDIR)$(UNITDIR)/chakra-console.service \
 		$(DESTDIR)$(SYSUSERSDIR)/chakra.conf $(DESTDIR)$(UDEVRULESDIR)/90-chakra-backlight.rules
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 	@echo "kept $(DESTDIR)$(SYSCONFDIR)/chakra/chakra.toml"

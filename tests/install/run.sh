@@ -20,7 +20,7 @@ root=$stage/usr-prefix
 for f in usr/bin/chakrad usr/bin/chakractl; do
     check "$f is an executable (0755)" test "$(mode "$root/$f")" = 755
 done
-for f in usr/lib/systemd/system/chakrad.service usr/lib/systemd/system/chakrad.socket usr/lib/sysusers.d/chakra.conf \
+for f in usr/lib/systemd/system/chakrad.service usr/lib/systemd/system/chakrad.socket usr/lib/systemd/system/chakra-console.service usr/lib/sysusers.d/chakra.conf \
          usr/lib/udev/rules.d/90-chakra-backlight.rules usr/share/chakra/chakra.toml.example etc/chakra/chakra.toml etc/chakra/lang/en.toml etc/chakra/lang/de.toml \
          usr/share/doc/chakra/README.md usr/share/doc/chakra/protocol.md usr/share/doc/chakra/configuration.md; do
     check "$f is installed 0644" test "$(mode "$root/$f" 2>/dev/null)" = 644
@@ -48,9 +48,9 @@ if command -v systemd-analyze >/dev/null; then
     # binary is not at /usr/bin on this machine).
     mkdir "$stage/verify"
     sed "s|=/usr/bin/chakrad|=$root/usr/bin/chakrad|" "$root/usr/lib/systemd/system/chakrad.service" > "$stage/verify/chakrad.service"
-    cp "$root/usr/lib/systemd/system/chakrad.socket" "$stage/verify/"
+    cp "$root/usr/lib/systemd/system/chakrad.socket" "$root/usr/lib/systemd/system/chakra-console.service" "$stage/verify/"
     check "systemd-analyze verify accepts the units" \
-        systemd-analyze verify --man=no "$stage/verify/chakrad.service" "$stage/verify/chakrad.socket"
+        systemd-analyze verify --man=no "$stage/verify/chakrad.service" "$stage/verify/chakrad.socket" "$stage/verify/chakra-console.service"
 else
     echo "systemd-analyze not installed: units not verified"
 fi

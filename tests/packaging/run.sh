@@ -49,7 +49,7 @@ for dependency in libc6 libdrm2 libevdev2 libpng16-16 libfreetype6 libstdc++6 fo
     check "Depends names $dependency" grep -Eq "(^|, )${dependency//+/\\+}( |,|$)" <<<"$depends"
 done
 check "Depends names nothing of Swift's" bash -c "! grep -qi swift <<<'$depends'"
-for file in /usr/bin/chakrad /usr/bin/chakractl /lib/systemd/system/chakrad.service /lib/systemd/system/chakrad.socket \
+for file in /usr/bin/chakrad /usr/bin/chakractl /lib/systemd/system/chakrad.service /lib/systemd/system/chakrad.socket /lib/systemd/system/chakra-console.service \
             /usr/lib/sysusers.d/chakra.conf /lib/udev/rules.d/90-chakra-backlight.rules /etc/chakra/chakra.toml \
             /etc/chakra/lang/en.toml /etc/chakra/lang/de.toml /usr/share/doc/chakra/copyright /usr/share/doc/chakra/README.md \
             /usr/share/man/man1/chakrad.1.gz /usr/share/man/man1/chakractl.1.gz; do

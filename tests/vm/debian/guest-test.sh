@@ -75,6 +75,11 @@ if ((boot == 1)); then
     systemctl restart chakrad
     wait_for 60 active || fail "chakrad did not come back with the pinned time"
     sleep 3
+    # chakrad passed through inactive: chakra-console.service ran
+    # (OnSuccess=) and must have left tty1 alone.
+    check "a restart leaves tty1 to chakrad (getty@tty1 inactive, chakra-console ran $(property chakra-console.service ExecMainExitTimestamp | cut -d' ' -f3))" \
+        test "$(property getty@tty1.service ActiveState)" = inactive
+    check "and chakrad active after the restart" active
     shot pinned
 
     # A broken configuration on reload: the picture stays, the error is in
@@ -118,12 +123,19 @@ if ((boot == 1)); then
     journalctl -u chakrad -n 40 --no-pager >"$R/journal-watchdog.txt"
     check "the journal names the watchdog" grep -qi "watchdog" "$R/journal-watchdog.txt"
     sleep 3
+    check "the watchdog's restart leaves tty1 to chakrad (getty@tty1 inactive)" test "$(property getty@tty1.service ActiveState)" = inactive
     shot after-watchdog
 
-    # Stopped: the console is back on tty1.
+    # Stopped: the console is back on tty1, with a login prompt
+    # (chakra-console.service starts getty@tty1 again).
     systemctl stop chakrad
-    sleep 3
     check "systemctl stop: inactive" test "$(property chakrad.service ActiveState)" = inactive
+    if wait_for 20 bash -c '[[ $(systemctl show -p ActiveState --value getty@tty1.service) == active ]]'; then
+        ok "systemctl stop gives tty1 back to its login prompt (getty@tty1 active)"
+    else
+        fail "getty@tty1 is not active after systemctl stop: $(systemctl status chakra-console getty@tty1 --no-pager 2>&1 | tail -n 20)"
+    fi
+    sleep 3
     shot stopped
 
     echo reboot >"$state/next"
@@ -148,6 +160,8 @@ if ((boot == 2)); then
     check "apt remove succeeds" grep -q "Removing chakra" "$R/apt-remove.log"
     check "apt remove stopped the daemon" bash -c '! pgrep -x chakrad >/dev/null'
     check "the configuration stays after remove" test -f /etc/chakra/chakra.toml
+    wait_for 20 bash -c '[[ $(systemctl show -p ActiveState --value getty@tty1.service) == active ]]'
+    check "apt remove gives tty1 back to its login prompt (getty@tty1 active)" test "$(property getty@tty1.service ActiveState)" = active
     sleep 3
     shot removed
     apt-get purge -y chakra >"$R/apt-purge.log" 2>&1
