@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "ChakraText",
             dependencies: [
-                "CFreeType", "ChakraRaster",
+                "CFreeType", "ChakraRaster", "ChakraConfig",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],

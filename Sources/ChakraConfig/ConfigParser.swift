@@ -85,12 +85,9 @@ public enum ConfigParser {
     public static func parse(_ text: String, file: String? = nil) throws(ConfigError) -> LoadedConfig {
         let root: TOMLTable
         do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let at = error.source.begin
-            throw ConfigError([ConfigIssue(file: file, line: at.line, message: "column \(at.column): \(error.description)")])
+            root = try TOMLDocument.parse(text)
         } catch {
-            throw ConfigError([ConfigIssue(file: file, message: "\(error)")])
+            throw ConfigError([ConfigIssue(file: file, line: error.line, message: (error.column.map { "column \($0): " } ?? "") + error.message)])
         }
         var loaded = LoadedConfig(config: ChakraConfig(), warnings: [], lines: SourceLines(text), file: file)
         var errors: [ConfigIssue] = []

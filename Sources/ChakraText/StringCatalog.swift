@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import ChakraConfig
 import Synchronization
 import TOMLKit
 
@@ -118,7 +119,7 @@ public final class StringCatalog: @unchecked Sendable {
 
     /// The `key = "value"` pairs of a catalog's text; non-string values are ignored.
     public static func parse(_ text: String) throws -> [String: String] {
-        let table = try TOMLTable(string: text)
+        let table = try TOMLDocument.parse(text)
         var values: [String: String] = [:]
         for key in table.keys {
             if let value = table[key]?.string { values[key] = value }
