@@ -52,12 +52,14 @@ release-build:
 release-check: release
 	scripts/check-release-binaries.sh $(BUILD_DIR)
 
-# Unit tests; the Debian package, its binaries and lintian
+# Unit tests; the TOML reader against the public TOML test suites
+# (fetched from PyPI once, cached); the Debian package, its binaries and lintian
 # (tests/packaging); then the kernel tests in QEMU guests (tests/vm) with
 # the release chakrad, the last of which boots Debian under systemd and
 # installs the package.
 test: test-deps
 	$(SWIFT) test
+	tests/toml/conformance.sh
 	$(MAKE) deb
 	tests/packaging/run.sh
 	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh

@@ -27,8 +27,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // TOML for /etc/chakra/chakra.toml (wraps toml++; no other dependency is built).
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries, each behind a shim header.
@@ -71,7 +69,6 @@ let package = Package(
             name: "ChakraText",
             dependencies: [
                 "CFreeType", "ChakraRaster", "ChakraConfig",
-                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: hotPath
@@ -109,8 +106,11 @@ let package = Package(
             ]
         ),
         // Pure: the configuration model with its defaults, and its reading
-        // from TOML (keys, types, ranges, line numbers for errors).
-        .target(name: "ChakraConfig", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // from TOML (keys, types, ranges, line numbers for errors), by its
+        // own TOML reader, which the string catalogues use too (TOMLKit and
+        // its toml++ aborted on bad files and leaked every document read;
+        // docs/robustness.md).
+        .target(name: "ChakraConfig"),
         // Pure: the control protocol (requests, replies, events, error codes,
         // JSON and line framing). No sockets; shared by chakrad and chakractl.
         .target(name: "ChakraControl"),
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraRaster"]),
-        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig"]),
+        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraControlServer", "ChakraPNG"]),
         .testTarget(name: "chakractlTests", dependencies: ["chakractl", "chakrad", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster"]),
@@ -167,3 +167,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz targets (tests/fuzz): libFuzzer entry points, present only when
+// tests/fuzz/run.sh builds them (CHAKRA_FUZZ=1, with --sanitize fuzzer and
+// address); an ordinary build has no use for them and could not link them
+// (libFuzzer supplies their main).
+if Context.environment["CHAKRA_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependency: Target.Dependency)] = [
+        ("fuzz-config", "ChakraConfig"),
+        ("fuzz-catalog", "ChakraText"),
+        ("fuzz-control", "ChakraControl"),
+        ("fuzz-touch", "ChakraInput"),
+    ]
+    for (name, dependency) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: [dependency], path: "tests/fuzz/targets/\(name)"))
+    }
+}

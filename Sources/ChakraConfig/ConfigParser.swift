@@ -1,5 +1,4 @@
 import Glibc
-import TOMLKit
 
 /// Something wrong (or odd) at a place in the file: "chakra.toml:12:
 /// display.rotation: must be one of 0, 90, 180, 270 (got the integer 45)".
@@ -45,7 +44,7 @@ public struct LoadedConfig: Sendable, Equatable {
     }
 }
 
-/// Reads chakra.toml: TOML syntax through TOMLKit, then every key through
+/// Reads chakra.toml: TOML syntax through TOML.parse, then every key through
 /// `ConfigKeys`. Unknown keys and tables are warnings (a newer file on an
 /// older daemon still starts); wrong types and out-of-range values are
 /// errors naming the key and its line.
@@ -83,11 +82,11 @@ public enum ConfigParser {
     }
 
     public static func parse(_ text: String, file: String? = nil) throws(ConfigError) -> LoadedConfig {
-        let root: TOMLTable
+        let root: TOML.Table
         do {
-            root = try TOMLDocument.parse(text)
+            root = try TOML.parse(text)
         } catch {
-            throw ConfigError([ConfigIssue(file: file, line: error.line, message: (error.column.map { "column \($0): " } ?? "") + error.message)])
+            throw ConfigError([ConfigIssue(file: file, line: error.line, message: "column \(error.column): \(error.message)")])
         }
         var loaded = LoadedConfig(config: ChakraConfig(), warnings: [], lines: SourceLines(text), file: file)
         var errors: [ConfigIssue] = []
@@ -154,18 +153,19 @@ public enum ConfigParser {
         return previous[b.count]
     }
 
-    /// A TOMLKit node as a plain value.
-    static func value(of node: TOMLValueConvertible) -> ConfigValue {
-        switch node.type {
-        case .bool: return node.bool.map(ConfigValue.bool) ?? .other("a boolean")
-        case .int: return node.int.map(ConfigValue.int) ?? .other("an integer")
-        case .double: return node.double.map(ConfigValue.double) ?? .other("a number")
-        case .string: return node.string.map(ConfigValue.string) ?? .other("a string")
-        case .array: return .array(node.array.map { $0.map(value(of:)) } ?? [])
-        case .table: return .other("a table")
-        case .date: return .other("a date")
-        case .time: return .other("a time")
-        case .dateTime: return .other("a date-time")
+    /// A TOML value as a plain value.
+    static func value(of node: TOML.Value) -> ConfigValue {
+        switch node {
+        case .boolean(let b): .bool(b)
+        // Int is 32 bits on 32-bit boards: a larger integer is out of any key's range anyway.
+        case .integer(let i): Int(exactly: i).map(ConfigValue.int) ?? .double(Double(i))
+        case .float(let d): .double(d)
+        case .string(let s): .string(s)
+        case .array(let values): .array(values.map(value(of:)))
+        case .table: .other("a table")
+        case .dateTime(.localDate, _): .other("a date")
+        case .dateTime(.localTime, _): .other("a time")
+        case .dateTime: .other("a date-time")
         }
     }
 }

@@ -1,6 +1,6 @@
 /// A configuration value as the file writes it: what a TOML value becomes
 /// before a key reads it, and what `get` and the reload report show. Keeping
-/// the keys' readers on this type (not on TOMLKit's) makes them testable
+/// the keys' readers on this type (not on TOML's) makes them testable
 /// without a TOML document.
 public enum ConfigValue: Sendable, Equatable, CustomStringConvertible {
     case bool(Bool)

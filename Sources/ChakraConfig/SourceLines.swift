@@ -1,11 +1,10 @@
 /// Which line of a TOML document each key is on.
 ///
-/// TOMLKit reports positions for syntax errors but not for values (toml++
-/// keeps them; the Swift wrapper does not expose them), so a value with the
-/// wrong type or range would be reported without a line. This scan finds
-/// them: it follows `[table]` headers and records the line of every
-/// `key = value` as "table.key" (dotted and quoted keys included). It runs
-/// only on documents TOMLKit has already parsed, so it can be simple:
+/// TOML.parse reports positions for syntax errors; values carry none, so a
+/// value with the wrong type or range is placed by this scan: it follows
+/// `[table]` headers and records the line of every `key = value` as
+/// "table.key" (dotted and quoted keys included). It runs
+/// only on documents TOML.parse has already read, so it can be simple:
 /// multi-line strings are skipped, and a key inside an inline table or a
 /// multi-line array is not seen — `line(of:)` then falls back to the
 /// nearest enclosing key or table that was.

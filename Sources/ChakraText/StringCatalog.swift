@@ -2,7 +2,6 @@ import FoundationEssentials
 import Logging
 import ChakraConfig
 import Synchronization
-import TOMLKit
 
 /// Every user-facing string of the daemon, by key. The catalogs under
 /// etc/chakra/lang/ (installed in /etc/chakra/lang) give one value per key
@@ -119,7 +118,7 @@ public final class StringCatalog: @unchecked Sendable {
 
     /// The `key = "value"` pairs of a catalog's text; non-string values are ignored.
     public static func parse(_ text: String) throws -> [String: String] {
-        let table = try TOMLDocument.parse(text)
+        let table = try TOML.parse(text)
         var values: [String: String] = [:]
         for key in table.keys {
             if let value = table[key]?.string { values[key] = value }
