@@ -29,6 +29,7 @@ help:
 	@echo "make bench   chakrad bench (release build)"
 	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
 	@echo "make allocations  heap allocations per rendered frame (valgrind; must be 0)"
+	@echo "make fuzz    each libFuzzer target for FUZZ_SECONDS (60) seconds (tests/fuzz)"
 	@echo "make install  binaries, systemd units, sysusers.d, udev rule, example config (PREFIX=$(PREFIX) DESTDIR=)"
 	@echo "make deb     the Debian package: out/deb/chakra_VERSION_ARCH.deb (docs/packaging.md)"
 
@@ -53,13 +54,15 @@ release-check: release
 	scripts/check-release-binaries.sh $(BUILD_DIR)
 
 # Unit tests; the TOML reader against the public TOML test suites
-# (fetched from PyPI once, cached); the Debian package, its binaries and lintian
+# (fetched from PyPI once, cached); each fuzz target for FUZZ_SECONDS; the
+# Debian package, its binaries and lintian
 # (tests/packaging); then the kernel tests in QEMU guests (tests/vm) with
 # the release chakrad, the last of which boots Debian under systemd and
 # installs the package.
 test: test-deps
 	$(SWIFT) test
 	tests/toml/conformance.sh
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 	$(MAKE) deb
 	tests/packaging/run.sh
 	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
@@ -91,6 +94,14 @@ clean:
 # Heap allocations per frame (must be 0), with valgrind.
 allocations: release
 	for scene in heart drift calm spiral; do scripts/count-allocations.sh $$scene || exit 1; done
+
+# Coverage-guided fuzzing of every parser (libFuzzer + AddressSanitizer;
+# docs/robustness.md): FUZZ_SECONDS per target, FUZZ_TARGETS to choose.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+.PHONY: fuzz
+fuzz: deps
+	tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Integration tests in QEMU guests on Debian's kernel (tests/vm/README.md).
 # Installs QEMU and the kernel when it can; skips with a message otherwise.

@@ -5,8 +5,11 @@
 /// telnet-style clients). A line longer than `maxLine` is `.tooLong` as
 /// soon as that is certain: when its newline arrives too late, or when more
 /// than `maxLine` bytes are waiting with no newline yet, so a client that
-/// never sends one cannot make the buffer grow past the limit. Blank lines
-/// are skipped. Owned by one connection; not thread-safe.
+/// never sends one cannot make the buffer grow past the limit. `.tooLong`
+/// ends the stream: the framer does not look for the next line after it
+/// (`next()` keeps answering `.tooLong`), and the server closes the
+/// connection. Blank lines are skipped. Owned by one connection; not
+/// thread-safe.
 public struct LineFramer: Sendable {
     public enum Frame: Equatable, Sendable {
         case line([UInt8])

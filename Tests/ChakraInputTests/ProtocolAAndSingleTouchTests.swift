@@ -34,6 +34,20 @@ struct ProtocolATests {
             == [move(1, 210, 100), move(2, 90, 100)])
     }
 
+    /// Found by fuzzing: positions at the ends of the 32-bit range (a
+    /// broken or hostile device; the kernel does not clamp them) made the
+    /// squared distance overflow Int64, a trap that ended chakrad.
+    @Test func positionsAtTheEndsOfTheRangeAreMatchedNotATrap() {
+        var tracker = TouchTracker(protocol: .multitouchA)
+        _ = tracker.process([abs(MT_X, Int32.min), abs(MT_Y, Int32.min), mtReport, report()])
+        #expect(tracker.process([abs(MT_X, Int32.max), abs(MT_Y, Int32.max), mtReport, report()])
+            == [move(1, Int32.max, Int32.max)])
+        // Two far-apart contacts still go to the nearer one each.
+        #expect(tracker.process([abs(MT_X, Int32.max), abs(MT_Y, Int32.max), mtReport,
+                                 abs(MT_X, Int32.min), abs(MT_Y, 0), mtReport, report()])
+            == [down(2, Int32.min, 0)])
+    }
+
     @Test func axesWithoutSynMTReportAndIncompleteContacts() {
         var tracker = TouchTracker(protocol: .multitouchA)
         // A contact missing its Y is not one; the last contact's SYN_MT_REPORT may be missing.

@@ -75,14 +75,17 @@ extension TouchTracker {
         }
         // Then the closest remaining pair, again and again.
         while true {
-            var best: (point: Int, contact: Int, distance: Int64)?
+            var best: (point: Int, contact: Int, distance: Double)?
             for p in framePoints.indices where framePoints[p].contact == 0 {
                 for c in contacts.indices where !matched[c] {
                     if let a = framePoints[p].trackingID, let b = contacts[c].trackingID, a != b { continue }
-                    let dx = Int64(framePoints[p].x) - Int64(contacts[c].x)
-                    let dy = Int64(framePoints[p].y) - Int64(contacts[c].y)
+                    // In Double: a device may send any 32-bit position, and
+                    // the square of a 32-bit difference overflows Int64
+                    // (found by fuzzing: a trap, chakrad gone).
+                    let dx = Double(framePoints[p].x) - Double(contacts[c].x)
+                    let dy = Double(framePoints[p].y) - Double(contacts[c].y)
                     let distance = dx * dx + dy * dy
-                    if distance < best?.distance ?? .max { best = (p, c, distance) }
+                    if distance < best?.distance ?? .infinity { best = (p, c, distance) }
                 }
             }
             guard let pair = best else { return }
