@@ -117,7 +117,7 @@ extension FrameLoop {
             incoming = parked
         } else {
             do {
-                incoming = try Self.makeScene(name, for: output, configuration: configuration)
+                incoming = try Self.makeScene(name, for: output, configuration: configuration, logger: logger)
                 incoming.renderThreads = renderThreads
             } catch {
                 logger.error("scene: cannot show \(name): \(error)")
@@ -158,7 +158,7 @@ extension FrameLoop {
     func apply(_ settings: RenderSettings) {
         guard settings != configuration.settings else { return }
         configuration.settings = settings
-        try? rebuildScene(reason: "settings changed")
+        rebuildScene(reason: "settings changed")
         updatePower(now: MonotonicClock.now())
         settingsChanged()
     }
@@ -226,7 +226,7 @@ extension FrameLoop {
         var report = configuration.reload(loaded.config)
         report.warnings = loaded.warnings.map(\.description)
         if configuration.settings != before.settings || configuration.rotation != before.rotation || configuration.threads != before.threads {
-            try? rebuildScene(reason: "configuration reloaded")
+            rebuildScene(reason: "configuration reloaded")
         } else if configuration.effectiveFPSCap != before.effectiveFPSCap {
             pacer = Self.makePacer(output: output, configuration: configuration)
         }

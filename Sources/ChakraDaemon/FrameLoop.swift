@@ -2,6 +2,8 @@ import ChakraDisplay
 import ChakraInput
 import ChakraRaster
 import ChakraScenes
+import ChakraSpiral
+import ChakraText
 import Glibc
 import Logging
 
@@ -87,9 +89,8 @@ final class FrameLoop {
          notifier: SystemdNotifier?, configuration: DaemonConfiguration, startTime: Double, logger: Logger) throws {
         (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
         (self.notifier, self.configuration, self.startTime, self.logger) = (notifier, configuration, startTime, logger)
-        sceneName = configuration.scene
         renderThreads = configuration.adaptiveThreads ? 1 : configuration.threads
-        scene = try Self.makeScene(configuration.scene, for: output, configuration: configuration)
+        (scene, sceneName) = try Self.makeSceneOrFallback(configuration.scene, for: output, configuration: configuration, logger: logger)
         scene.renderThreads = renderThreads
         clock = SceneClock(start: startTime, pinnedAt: configuration.pinnedTime)
         pacer = Self.makePacer(output: output, configuration: configuration)
@@ -114,14 +115,41 @@ final class FrameLoop {
         }
     }
 
-    static func makeScene(_ name: String, for output: DisplayOutput, configuration: DaemonConfiguration) throws -> Scene {
+    static func makeScene(_ name: String, for output: DisplayOutput, configuration: DaemonConfiguration, logger: Logger) throws -> Scene {
         // The scene draws the frame as seen: a panel turned 90° shows a
         // frame of swapped width and height.
-        let (w, h) = configuration.rotation.swapsAxes ? (output.height, output.width) : (output.width, output.height)
+        let (w, h) = Self.sceneSize(output: output, configuration: configuration)
         guard let scene = try DaemonScenes.make(name, width: w, height: h, configuration: configuration) else {
             throw DaemonCommandError.unknownScene(name)
         }
+        if let problem = (scene as? SpiralScene)?.fontProblem {
+            logger.warning("text: \(problem); the texts are in \(Font.defaultPath)")
+        }
         return scene
+    }
+
+    static func sceneSize(output: DisplayOutput, configuration: DaemonConfiguration) -> (Int, Int) {
+        configuration.rotation.swapsAxes ? (output.height, output.width) : (output.width, output.height)
+    }
+
+    /// The scene shown when the one asked for cannot be made (the spiral
+    /// with no readable font at all): the picture goes on.
+    static let fallbackScene = "heart"
+
+    /// `name`, or the fallback scene with the error logged. A name that is
+    /// no scene is still an error (a typo should not look like a choice).
+    static func makeSceneOrFallback(_ name: String, for output: DisplayOutput, configuration: DaemonConfiguration,
+                                    logger: Logger) throws(DaemonCommandError) -> (scene: Scene, name: String) {
+        do {
+            return (try makeScene(name, for: output, configuration: configuration, logger: logger), name)
+        } catch DaemonCommandError.unknownScene(let name) {
+            throw .unknownScene(name)
+        } catch {
+            logger.error("scene: cannot show \(name): \(error); showing \(fallbackScene) instead")
+            let (w, h) = sceneSize(output: output, configuration: configuration)
+            let scene = SceneCatalog.make(fallbackScene, width: w, height: h, settings: configuration.settings, threads: configuration.threads)!
+            return (scene, fallbackScene)
+        }
     }
 
     static func makePacer(output: DisplayOutput, configuration: DaemonConfiguration) -> FramePacer {
@@ -156,7 +184,7 @@ final class FrameLoop {
     /// Draws and presents one frame for the time it will be on screen.
     func drawFrame(now: Double) throws {
         if !sceneFits() {
-            try rebuildScene(reason: "the output is now \(output.width)x\(output.height)")
+            rebuildScene(reason: "the output is now \(output.width)x\(output.height)")
             touch?.setDisplay(panelWidth: output.width, panelHeight: output.height, rotation: touchRotation)
             displayChanged("resized")
         }
@@ -183,12 +211,14 @@ final class FrameLoop {
         return scene.width == w && scene.height == h
     }
 
-    func rebuildScene(reason: String) throws {
+    func rebuildScene(reason: String) {
         // New settings or a new size: the crossfade, if any, ends at once,
         // and a kept scene no longer fits.
         cancelCrossfade()
         parkedScene = nil
-        scene = try Self.makeScene(sceneName, for: output, configuration: configuration)
+        // The name was shown before, so it is a scene: only making it can fail.
+        guard let made = try? Self.makeSceneOrFallback(sceneName, for: output, configuration: configuration, logger: logger) else { return }
+        (scene, sceneName) = made
         scene.renderThreads = renderThreads
         pacer = Self.makePacer(output: output, configuration: configuration)
         redraw = true

@@ -57,9 +57,15 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
     /// Overlay slots, bottom to top.
     private enum Slot: Int, CaseIterable { case glow, orb, guidance, hint, counter }
 
+    /// Why the configured font ([text] font) was not used, when it was not:
+    /// the texts are then in the default font. For the daemon to log.
+    public private(set) var fontProblem: FontError?
+
     /// A scene with its own session (the daemon takes `scene.session` to
     /// feed it), or sharing `session`, which must have been made for this
-    /// size and configuration. Throws when the font cannot be opened.
+    /// size and configuration. A font that cannot be read falls back to
+    /// `Font.defaultPath` (`fontProblem` says why); throws when that cannot
+    /// be read either.
     public init(width: Int, height: Int, settings: RenderSettings = RenderSettings(), threads: Int = 1,
                 spiral: ChakraConfig.Spiral = ChakraConfig.Spiral(), text: ChakraConfig.Text = ChakraConfig.Text(),
                 catalogDirectory: String = StringCatalog.defaultDirectory, session: SpiralSession? = nil,
@@ -101,7 +107,13 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
                             inner: (P.Head.highlightRadiusFraction, P.Head.highlightBlurFraction),
                             scales: scales, cellsPerSigma: cellsPerSigma, width: width, height: height)
 
-        let font = try Font(path: text.font)
+        let font: Font
+        do {
+            font = try Font(path: text.font)
+        } catch where text.font != Font.defaultPath {
+            fontProblem = error
+            font = try Font(path: Font.defaultPath)
+        }
         texts = SpiralTexts(font: font, catalog: StringCatalog(directory: catalogDirectory, language: text.language),
                             layout: layout, maxSeconds: Int(spiral.holdDuration.rounded(.up)))
 

@@ -1,11 +1,22 @@
 import CFreeType
+import Glibc
 
-/// Why a font could not be used: the FreeType call and its error code.
+/// Why a font could not be used: the call that failed and its error code
+/// (FreeType's, or errno for reading the file).
 public struct FontError: Error, CustomStringConvertible, Equatable {
     public let call: String
     public let code: Int32
     public let path: String
-    public var description: String { "'\(call)' failed for \(path): FreeType error \(code)" }
+    public var reason: String?
+
+    public init(call: String, code: Int32, path: String, reason: String? = nil) {
+        (self.call, self.code, self.path, self.reason) = (call, code, path, reason)
+    }
+
+    public var description: String {
+        if let reason { return "font \(path): \(reason)" }
+        return "font \(path): '\(call)' failed: FreeType error \(code)"
+    }
 }
 
 /// One font file opened with FreeType, and its glyphs cached per size.
@@ -31,6 +42,8 @@ public final class Font: @unchecked Sendable {
     public let familyName: String
     let library: FT_Library
     let face: FT_Face
+    /// The font file's bytes, which the face reads from until it is done.
+    let contents: UnsafeMutableRawBufferPointer
     let hasKerning: Bool
     /// Per size (in 1/64 px), its glyphs; a set is made on a size's first use.
     private var sets: [Int: GlyphSet] = [:]
@@ -39,15 +52,25 @@ public final class Font: @unchecked Sendable {
 
     public init(path: String = Font.defaultPath) throws(FontError) {
         self.path = path
+        // The whole file in memory, not mapped: FreeType maps a file it
+        // opens itself, and a font file truncated while mapped (a package
+        // upgrade writing it in place, a full disk) would end the daemon
+        // with SIGBUS on the next glyph. A copy cannot change under us.
+        let contents = try Self.read(path)
         var library: FT_Library?
         var status = FT_Init_FreeType(&library)
-        guard status == 0, let library else { throw FontError(call: "FT_Init_FreeType", code: status, path: path) }
+        guard status == 0, let library else {
+            contents.deallocate()
+            throw FontError(call: "FT_Init_FreeType", code: status, path: path)
+        }
         var face: FT_Face?
-        status = FT_New_Face(library, path, 0, &face)
+        status = FT_New_Memory_Face(library, contents.baseAddress, FT_Long(contents.count), 0, &face)
         guard status == 0, let face else {
             FT_Done_FreeType(library)
-            throw FontError(call: "FT_New_Face", code: status, path: path)
+            contents.deallocate()
+            throw FontError(call: "FT_New_Memory_Face (not a font FreeType can read)", code: status, path: path)
         }
+        self.contents = contents
         self.library = library
         self.face = face
         unitsPerEm = Int(face.pointee.units_per_EM)
@@ -58,14 +81,48 @@ public final class Font: @unchecked Sendable {
         guard unitsPerEm > 0 else {
             FT_Done_Face(face)
             FT_Done_FreeType(library)
+            contents.deallocate()
             throw FontError(call: "units_per_EM (not a scalable font)", code: 0, path: path)
         }
+    }
+
+    /// Font files past this are refused (DejaVuSans is 0.76 MB; the
+    /// largest CJK fonts about 20 MB).
+    static let maximumFileSize = 64 << 20
+
+    /// The file's bytes, read with read(2) into a buffer the face owns.
+    private static func read(_ path: String) throws(FontError) -> UnsafeMutableRawBufferPointer {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FontError(call: "open", code: errno, path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw FontError(call: "open", code: 0, path: path, reason: "not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size > 0, size <= maximumFileSize else {
+            throw FontError(call: "open", code: 0, path: path, reason: size == 0 ? "the file is empty" : "larger than \(maximumFileSize >> 20) MiB")
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        var filled = 0
+        while filled < size {
+            let count = Glibc.read(fd, buffer.baseAddress! + filled, size - filled)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = count == 0 ? "the file got shorter while it was read" : String(cString: strerror(errno))
+                buffer.deallocate()
+                throw FontError(call: "read", code: count == 0 ? 0 : errno, path: path, reason: reason)
+            }
+            filled += count
+        }
+        return buffer
     }
 
     deinit {
         sets.removeAll()
         FT_Done_Face(face)
         FT_Done_FreeType(library)
+        contents.deallocate()
     }
 
     /// The glyphs of this font at `size` pixels per em (fractional sizes are

@@ -23,6 +23,9 @@ public final class Glyph: @unchecked Sendable {
 /// Ownership: made and owned by its `Font` (one per size); holds the font
 /// unowned, since the font outlives its sets. Same threading rule as the font.
 public final class GlyphSet: @unchecked Sendable {
+    /// Wider or taller than this, a glyph is taken as corrupt and drawn blank.
+    static let maximumGlyphSide = 4096
+
     unowned let font: Font
     let sizeKey: Int
     /// Pixels per em.
@@ -73,6 +76,11 @@ public final class GlyphSet: @unchecked Sendable {
         let slot = face.pointee.glyph.pointee
         let bitmap = slot.bitmap
         let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        // A corrupt font can describe a glyph of any size; one larger than
+        // any screen is drawn blank rather than copied (4 bytes a pixel).
+        guard width <= Self.maximumGlyphSide, rows <= Self.maximumGlyphSide else {
+            return Glyph(index: index, advance: advance, width: 0, rows: 0, left: 0, top: 0, coverage: [])
+        }
         let levels = max(Float(bitmap.num_grays) - 1, 1)
         var coverage = [Float](repeating: 0, count: width * rows)
         if let buffer = bitmap.buffer, width > 0, rows > 0 {

@@ -28,6 +28,20 @@ func render(_ scene: SpiralScene, time: Double) -> [UInt8] {
 
 @Suite("Spiral scene")
 struct SpiralSceneTests {
+    @Test("a font that cannot be read: the texts fall back to the default font, and the frame is the same")
+    func unreadableFontFallsBack() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chakra-broken-\(getpid()).ttf").path
+        try Data("not a font at all".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text = ChakraConfig.Text()
+        text.font = path
+        let fallback = try SpiralScene(width: 390, height: 844, text: text, catalogDirectory: catalogs)
+        #expect(fallback.fontProblem?.path == path)
+        let normal = try makeScene()
+        #expect(normal.fontProblem == nil)
+        #expect(render(fallback, time: 1) == render(normal, time: 1))
+    }
+
     @Test("layout: stacked on the design, side columns at 1920×1080, fitted where neither fits")
     func layout() {
         let config = ChakraConfig.Spiral()

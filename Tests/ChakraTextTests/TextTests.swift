@@ -58,10 +58,59 @@ struct FontTests {
         #expect(abs(Double(glyph.rows) - 48 * 1493 / 2048) <= 1.5)
     }
 
-    @Test("a missing font file is an error naming the call")
+    @Test("a missing font file is an error naming the file and why")
     func missingFont() {
         #expect(throws: FontError.self) { try Font(path: "/nonexistent/font.ttf") }
-        do { _ = try Font(path: "/nonexistent/font.ttf") } catch { #expect(error.call == "FT_New_Face") }
+        do { _ = try Font(path: "/nonexistent/font.ttf") } catch {
+            #expect(error.description == "font /nonexistent/font.ttf: No such file or directory")
+        }
+    }
+
+    /// Corrupt and truncated font files: each is refused with a reason, or
+    /// (when FreeType can still open what is left) every text of both
+    /// catalogues lays out and draws without a crash, missing glyphs blank.
+    @Test(arguments: [0, 12, 100, 4096, 65536, 300_000, -1, -2])
+    func corruptFontsAreErrorsOrDrawBlank(cut: Int) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Font.defaultPath))
+        let bytes: Data = switch cut {
+        case -1: Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })   // noise
+        case -2: { var d = original; for i in stride(from: 0, to: d.count, by: 97) { d[i] ^= 0x5A }; return d }()  // bit rot
+        default: original.prefix(cut)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chakra-font-\(cut)-\(getpid()).ttf").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let opened: Font
+        do {
+            opened = try Font(path: path)
+        } catch {
+            #expect(error.description.hasPrefix("font \(path): "), "\(error)")
+            if cut == 0 { #expect(error.reason == "the file is empty") }
+            return
+        }
+        #expect(cut == -2 || cut >= 4096, "\(cut) bytes opened as a font")
+        let surface = Surface(width: 400, height: 80)
+        for size in [12.0, 48.0] {
+            let glyphs = opened.glyphs(size: size)
+            for text in ["Breathe in", "Atme ein", "Hold 4", "0123456789", "Ёж 🌸"] {
+                let width = glyphs.width(of: text)
+                #expect(width.isFinite && width >= 0)
+                TextLayout.draw(text.unicodeScalars, glyphs: glyphs, penX: 10, baseline: 60, color: RGBA(1, 1, 1, 1), into: surface)
+            }
+        }
+    }
+
+    @Test("a font file is read, not mapped: truncating it after opening changes nothing")
+    func fontTruncatedAfterOpening() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chakra-font-live-\(getpid()).ttf").path
+        try Data(contentsOf: URL(fileURLWithPath: Font.defaultPath)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let opened = try Font(path: path)
+        // In place, as a package upgrade or a full disk might: a mapped font
+        // would now fault (SIGBUS) on the next glyph it reads.
+        #expect(truncate(path, 100) == 0)
+        let glyphs = opened.glyphs(size: 40)
+        #expect(glyphs.width(of: "Breathe in") > 100)
     }
 
     @Test("text drawn into a surface: colour × coverage, within the advance box")
