@@ -126,9 +126,15 @@ public struct ChakraConfig: Sendable, Equatable {
         public var mode = 0o660
         /// Group of the socket file; nil: the daemon's own group.
         public var group: String?
-        public var maxClients = 16
+        /// Connections at once. High, because a connection costs one
+        /// descriptor and a few KB, and because idle ones are closed anyway
+        /// (`idleTimeout`): what keeps an operator from being locked out.
+        public var maxClients = 256
         /// Bytes in one request line, newline excluded.
         public var maxLine = 16384
+        /// Seconds a connection may go without a request (unless it is
+        /// subscribed to events or waiting for an answer) before it is closed.
+        public var idleTimeout = 60.0
         public init() {}
     }
 }

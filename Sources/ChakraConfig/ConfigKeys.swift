@@ -190,6 +190,7 @@ public enum ConfigKeys {
         optionalString("control.group", \.control.group),
         int("control.max_clients", \.control.maxClients, in: 1...1024),
         int("control.max_line", \.control.maxLine, in: 256...1_048_576),
+        double("control.idle_timeout", \.control.idleTimeout, in: 1...86_400),
     ]
 }
 

@@ -15,6 +15,9 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case lineTooLong = "line_too_long"
     /// max_clients are connected; the connection is closed.
     case tooManyClients = "too_many_clients"
+    /// The connection sent no request for [control] idle_timeout, or was
+    /// the longest idle when a new one needed its place; it is closed.
+    case idleTimeout = "idle_timeout"
 
     // What the daemon says to a well-formed request.
     case unknownScene = "unknown_scene"

@@ -25,10 +25,17 @@ final class ClientConnection {
     var closing = false
     /// The peer is gone or broke the rules: close now.
     var dead = false
+    /// When its last complete request line arrived, or it connected
+    /// (monotonic seconds): for the idle rules (IdleConnections).
+    var lastRequest: Double
 
-    init(id: UInt64, descriptor: Int32, maxLine: Int) {
-        (self.id, self.descriptor) = (id, descriptor)
+    init(id: UInt64, descriptor: Int32, maxLine: Int, now: Double) {
+        (self.id, self.descriptor, self.lastRequest) = (id, descriptor, now)
         framer = LineFramer(maxLine: maxLine)
+    }
+
+    var activity: IdleConnections.Activity {
+        IdleConnections.Activity(id: id, lastRequest: lastRequest, subscribed: subscription != nil, requestInFlight: requestInFlight)
     }
 
     var pendingOutput: Int { output.count - sent }

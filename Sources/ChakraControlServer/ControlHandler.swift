@@ -33,9 +33,15 @@ public struct ServerLimits: Sendable, Equatable {
     /// only once less than `resumeReadingBelow` waits to be sent.
     public var maxQueuedBytes: Int
     public var resumeReadingBelow: Int
+    /// Seconds without a complete request after which a connection that is
+    /// not subscribed and has no request in flight is closed
+    /// ([control] idle_timeout); at max_clients the longest-idle one makes
+    /// room for a new connection at once (IdleConnections).
+    public var idleTimeout: Double
 
-    public init(maxClients: Int = 16, maxLine: Int = ControlProtocol.defaultMaxLine,
-                maxQueuedBytes: Int = 1 << 20, resumeReadingBelow: Int = 64 << 10) {
+    public init(maxClients: Int = 256, maxLine: Int = ControlProtocol.defaultMaxLine,
+                maxQueuedBytes: Int = 256 << 10, resumeReadingBelow: Int = 64 << 10, idleTimeout: Double = 60) {
         (self.maxClients, self.maxLine, self.maxQueuedBytes, self.resumeReadingBelow) = (maxClients, maxLine, maxQueuedBytes, resumeReadingBelow)
+        self.idleTimeout = idleTimeout
     }
 }

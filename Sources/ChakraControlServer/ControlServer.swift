@@ -133,7 +133,11 @@ private final class ServerLoop {
                 let client = clients[id]!
                 fds.append(pollfd(fd: client.descriptor, events: client.pollEvents(resumeReadingBelow: limits.resumeReadingBelow), revents: 0))
             }
-            let timeout: Int32 = accepting ? -1 : Int32(max(1, (acceptPausedUntil - now) * 1000))
+            var wakeAt = accepting ? Double.infinity : acceptPausedUntil
+            if let expiry = IdleConnections.nextExpiry(order.map { clients[$0]!.activity }, timeout: limits.idleTimeout) {
+                wakeAt = min(wakeAt, expiry)
+            }
+            let timeout: Int32 = wakeAt.isFinite ? Int32(min(max(1, ((wakeAt - now) * 1000).rounded(.up)), 3_600_000)) : -1
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -152,6 +156,7 @@ private final class ServerLoop {
                 if revents & POLLOUT != 0, !client.dead { client.flush() }
             }
             if fds[1].revents != 0 { acceptConnections() }
+            closeIdle(now: MonotonicClock.now())
             sweep()
         }
         for id in order { close(clients[id]!, reason: nil) }
@@ -215,11 +220,21 @@ private final class ServerLoop {
             }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            guard clients.count < limits.maxClients else {
-                refuse(fd)
-                continue
+            if clients.count >= limits.maxClients {
+                // Room from the longest-idle connection, else a refusal.
+                sweep()
+                if clients.count >= limits.maxClients,
+                   let id = IdleConnections.evictee(order.map { clients[$0]!.activity }), let idle = clients[id] {
+                    let idleFor = MonotonicClock.now() - idle.lastRequest
+                    dismiss(idle, "closed to make room: \(limits.maxClients) connections were open ([control] max_clients) and this one had sent no request for \(Int(idleFor)) s")
+                    sweep()
+                }
+                guard clients.count < limits.maxClients else {
+                    refuse(fd)
+                    continue
+                }
             }
-            let client = ClientConnection(id: nextID, descriptor: fd, maxLine: limits.maxLine)
+            let client = ClientConnection(id: nextID, descriptor: fd, maxLine: limits.maxLine, now: MonotonicClock.now())
             nextID += 1
             clients[client.id] = client
             order.append(client.id)
@@ -281,6 +296,7 @@ private final class ServerLoop {
     }
 
     private func handle(_ line: [UInt8], from client: ClientConnection) {
+        client.lastRequest = MonotonicClock.now()
         let request: ControlRequest
         switch ControlRequest.parse(line) {
         case .failure(let failure):
@@ -308,6 +324,26 @@ private final class ServerLoop {
                 server.deliver(ControlReply(id: requestID, outcome), to: id)
             }
         }
+    }
+
+    /// Closes the connections idle for [control] idle_timeout.
+    private func closeIdle(now: Double) {
+        for id in IdleConnections.expired(order.map { clients[$0]!.activity }, now: now, timeout: limits.idleTimeout) {
+            dismiss(clients[id]!, "closed: no request for \(Self.seconds(limits.idleTimeout)) ([control] idle_timeout)")
+        }
+    }
+
+    /// Tells an idle connection why it goes (if it can take the line at
+    /// once: it is not waiting for anything), and closes it.
+    private func dismiss(_ client: ClientConnection, _ why: String) {
+        client.queue(ControlReply.failure(id: nil, ControlError(.idleTimeout, why)).line, isReply: true)
+        client.flush()
+        client.dead = true
+        logger.info("control: client \(client.id) \(why)")
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Closes connections that are done or dead.

@@ -25,7 +25,7 @@ public final class ControlService: ControlHandler {
 
     /// The server's limits from [control].
     public static func limits(_ settings: ChakraConfig.Control) -> ServerLimits {
-        ServerLimits(maxClients: settings.maxClients, maxLine: settings.maxLine)
+        ServerLimits(maxClients: settings.maxClients, maxLine: settings.maxLine, idleTimeout: settings.idleTimeout)
     }
 
     public init(control: DaemonControl, source: ConfigSource, logger: Logger) {

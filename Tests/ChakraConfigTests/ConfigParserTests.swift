@@ -35,7 +35,8 @@ struct ConfigParserTests {
         #expect(c.lowPower.fps == 20 && !c.lowPower.enabled && c.lowPower.dimLevel == 30)
         #expect(c.spiral.holdDuration == 72 && c.spiral.holdCycleDuration == 18)
         #expect(c.text.font == "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf" && c.text.language == "en")
-        #expect(c.control.socket == "/run/chakra/control.sock" && c.control.mode == 0o660 && c.control.maxClients == 16 && c.control.maxLine == 16384)
+        #expect(c.control.socket == "/run/chakra/control.sock" && c.control.mode == 0o660 && c.control.maxClients == 256 && c.control.maxLine == 16384)
+        #expect(c.control.idleTimeout == 60)
     }
 
     /// etc/chakra/chakra.toml shows every key with its default: it parses
@@ -47,7 +48,7 @@ struct ConfigParserTests {
         for key in ConfigKeys.all {
             #expect(loaded.lines.lines[key.path] != nil, "\(key.path) is not in etc/chakra/chakra.toml")
         }
-        #expect(ConfigKeys.all.count == 45)
+        #expect(ConfigKeys.all.count == 46)
     }
 
     @Test func everyKeyIsRead() throws {
@@ -105,6 +106,7 @@ struct ConfigParserTests {
             group = "operators"
             max_clients = 4
             max_line = 1024
+            idle_timeout = 5
             """)
         #expect(loaded.warnings.isEmpty)
         let c = loaded.config
@@ -127,7 +129,7 @@ struct ConfigParserTests {
         #expect(s.inhaleFraction == 0.4 && s.proximity == 60 && s.completionDelay == 5)
         #expect(c.text.font == "/usr/share/fonts/other.ttf" && c.text.language == "pt-BR")
         #expect(c.control.socket == "/tmp/chakra.sock" && c.control.mode == 0o600 && c.control.group == "operators")
-        #expect(c.control.maxClients == 4 && c.control.maxLine == 1024)
+        #expect(c.control.maxClients == 4 && c.control.maxLine == 1024 && c.control.idleTimeout == 5)
         // Every key differs from its default: the file reached all of them.
         #expect(c.changedKeys(from: ChakraConfig()).count == ConfigKeys.all.count)
     }
@@ -208,6 +210,7 @@ struct ConfigParserTests {
         ("[control]\nmode = 1024", "control.mode", "permission bits in octal"),
         ("[control]\nmax_clients = 0", "control.max_clients", "must be in 1...1024"),
         ("[control]\nmax_line = 10", "control.max_line", "must be in 256...1048576"),
+        ("[control]\nidle_timeout = 0", "control.idle_timeout", "must be in 1...86400 (got 0)"),
         ("display = 5", "display", "must be a table ([display])"),
         ("[display]\nmode = 1920", "display.mode", "must be a string (got the integer 1920)"),
     ])

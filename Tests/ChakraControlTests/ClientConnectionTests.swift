@@ -11,7 +11,7 @@ struct ClientConnectionTests {
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-        let client = ClientConnection(id: 1, descriptor: fds[0], maxLine: 1024)
+        let client = ClientConnection(id: 1, descriptor: fds[0], maxLine: 1024, now: 0)
         let event = String(repeating: "e", count: 999) + "\n"
         let reply = String(repeating: "r", count: 4 << 20) + "\n"   // a snapshot
         for _ in 0..<100 { client.queue(event, isReply: false) }
@@ -47,7 +47,7 @@ struct ClientConnectionTests {
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
         defer { close(fds[0]) }
         close(fds[1])
-        let client = ClientConnection(id: 2, descriptor: fds[0], maxLine: 1024)
+        let client = ClientConnection(id: 2, descriptor: fds[0], maxLine: 1024, now: 0)
         client.queue("{\"ok\":true}\n", isReply: true)
         client.flush()
         #expect(client.dead)

@@ -62,12 +62,14 @@ struct ControlServerTests {
         #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true)
     }
 
+    /// Subscribers are never idle: when every slot holds one, a new
+    /// connection is refused.
     @Test func clientsPastTheLimitAreRefused() throws {
         let running = try RunningServer(limits: ServerLimits(maxClients: 2))
         defer { running.stop() }
         let first = try running.client(), second = try running.client()
-        #expect(first.request(#"{"cmd":"ping"}"#)?["ok"] == true)
-        #expect(second.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        #expect(first.request(#"{"cmd":"subscribe"}"#)?["ok"] == true)
+        #expect(second.request(#"{"cmd":"subscribe"}"#)?["ok"] == true)
         let third = try running.client()
         let refusal = third.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() }
         #expect(refusal?["error"]?["code"] == "too_many_clients")
@@ -78,6 +80,42 @@ struct ControlServerTests {
         #expect(first.isClosed())
         #expect(running.eventually { running.server.clientCount == 1 })
         #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true)
+    }
+
+    /// At the limit the connection idle longest makes room: it is told why
+    /// and closed; the one that sent a request more recently stays.
+    @Test func theLongestIdleMakesRoomAtTheLimit() throws {
+        let running = try RunningServer(limits: ServerLimits(maxClients: 2))
+        defer { running.stop() }
+        let first = try running.client(), second = try running.client()
+        #expect(first.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        #expect(second.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        #expect(first.request(#"{"cmd":"ping"}"#)?["ok"] == true)   // second is now the longest idle
+        let third = try running.client()
+        #expect(third.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        let told = second.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() }
+        #expect(told?["error"]?["code"] == "idle_timeout")
+        #expect(told?["error"]?["message"]?.stringValue?.hasPrefix("closed to make room: 2 connections were open") == true)
+        #expect(second.isClosed())
+        #expect(first.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        #expect(running.server.clientCount == 2)
+    }
+
+    /// A connection that sends no request for idle_timeout is closed (a
+    /// partial line does not count); a subscriber is not.
+    @Test func idleConnectionsAreClosed() throws {
+        let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.4))
+        defer { running.stop() }
+        let silent = try running.client(), trickling = try running.client(), subscriber = try running.client()
+        #expect(subscriber.request(#"{"cmd":"subscribe"}"#)?["ok"] == true)
+        trickling.send("{\"cmd\":")   // never finished
+        let told = silent.readLine(timeout: 5).flatMap { try? JSONValue.parse(Array($0.utf8)).get() }
+        #expect(told?["error"]?["code"] == "idle_timeout")
+        #expect(told?["error"]?["message"] == "closed: no request for 0.4 s ([control] idle_timeout)")
+        #expect(silent.isClosed())
+        #expect(trickling.readLine(timeout: 5)?.contains("idle_timeout") == true)
+        #expect(running.eventually { running.server.clientCount == 1 })
+        #expect(subscriber.request(#"{"cmd":"ping"}"#)?["ok"] == true)
     }
 
     /// A subscriber that never reads is dropped once its queue passes the
