@@ -4,7 +4,10 @@ import Glibc
 /// Why the control socket could not be set up: says what and where.
 public struct ControlSocketError: Error, CustomStringConvertible, Equatable {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// Another process answers on the path: most likely another chakrad,
+    /// which this one must not run beside.
+    public let inUse: Bool
+    init(_ description: String, inUse: Bool = false) { (self.description, self.inUse) = (description, inUse) }
 }
 
 /// The listening control socket: bound to a path by the daemon, or handed
@@ -166,7 +169,7 @@ public final class ControlListener: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         if connected == 0 || errno == EAGAIN {
-            throw ControlSocketError("control socket '\(path)': another process is listening there (another chakrad?)")
+            throw ControlSocketError("control socket '\(path)': another process is listening there (another chakrad?)", inUse: true)
         }
         guard errno == ECONNREFUSED, unlink(path) == 0 || errno == ENOENT else { throw failure("removing the stale socket", path) }
     }

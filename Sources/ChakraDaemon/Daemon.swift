@@ -5,6 +5,18 @@ import FoundationEssentials
 import Glibc
 import Logging
 
+/// Why the daemon did not start, where the caller needs to tell cases apart.
+public enum DaemonStartError: Error, CustomStringConvertible, Equatable {
+    /// Another process (another chakrad) answers on the control socket.
+    case socketInUse(String)
+
+    public var description: String {
+        switch self {
+        case .socketInUse(let why): "\(why); not starting a second daemon for the same socket"
+        }
+    }
+}
+
 /// `chakrad run`: opens the output, takes the VT, runs the frame loop, and
 /// on the way out (SIGTERM, SIGINT, an error) puts the screen and the
 /// console back, in reverse order of taking them.
@@ -25,7 +37,7 @@ public final class Daemon: Sendable {
         // Before any thread exists (the scene's workers): see SignalSource.
         let signals = try SignalSource(signals: FrameLoop.signalsHandled)
         control.publish(DaemonStatus(starting: configuration, at: start))
-        let server = openControlSocket()
+        let server = try openControlSocket()
         defer {
             // Last (defers run in reverse): the socket goes once the screen
             // is restored; a request sent after the loop stopped is closed
@@ -62,8 +74,11 @@ public final class Daemon: Sendable {
 
     /// The control socket, started: handed over by systemd (chakrad.socket),
     /// else bound at [control] socket. A socket that cannot be made is logged
-    /// and the daemon runs without it: the screen matters more.
-    private func openControlSocket() -> ControlServer? {
+    /// and the daemon runs without it: the screen matters more. But when
+    /// another process answers on the path, another chakrad most likely
+    /// has the screen: this one stops before it touches the output
+    /// (`DaemonStartError.socketInUse`).
+    private func openControlSocket() throws(DaemonStartError) -> ControlServer? {
         let environment = ProcessInfo.processInfo.environment
         do {
             let listener: ControlListener
@@ -85,6 +100,8 @@ public final class Daemon: Sendable {
             // Requests wait in the command queue until the loop runs.
             server.start()
             return server
+        } catch let error as ControlSocketError where error.inUse {
+            throw .socketInUse(error.description)
         } catch {
             logger.error("control: \(error); running without the control socket")
             return nil

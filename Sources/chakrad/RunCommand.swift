@@ -19,7 +19,8 @@ struct RunCommand: ParsableCommand {
         override it. Outputs: auto tries DRM/KMS (/dev/dri/card*), then the framebuffer (/dev/fb0), then headless, \
         and logs why it passed each one over. SIGTERM or SIGINT: restore the screen and console, exit 0. SIGHUP \
         (or `chakractl reload`): read the configuration file again; an invalid one keeps the old settings. \
-        An invalid configuration file at start: its errors with key and line, exit 78.
+        An invalid configuration file at start: its errors with key and line, exit 78. Another chakrad \
+        answering on the control socket: exit 75, before the screen is touched.
         """
     )
 
@@ -176,6 +177,9 @@ struct RunCommand: ParsableCommand {
         for warning in loaded.warnings { logger.warning("config: \(warning)") }
         do {
             try Daemon(configuration: daemonConfiguration(file: loaded.config), logger: logger).run()
+        } catch let error as DaemonStartError {
+            logger.critical("\(error)")
+            throw ExitCode(Self.socketInUseExitCode)
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
@@ -186,6 +190,9 @@ struct RunCommand: ParsableCommand {
 extension RunCommand {
     /// EX_CONFIG (sysexits.h): chakrad.service does not restart on it.
     static let configurationExitCode: Int32 = 78
+    /// EX_TEMPFAIL (sysexits.h): another chakrad answers on the control
+    /// socket. Temporary: once that one is gone, a restart succeeds.
+    static let socketInUseExitCode: Int32 = 75
 }
 
 /// An option value through `make`, or a usage error that names the value.

@@ -264,6 +264,23 @@ struct ControlSocketDaemonTests {
         #expect((latency["samples"]?.intValue ?? 0) > 0)
     }
 
+    /// A second daemon for the same socket stops before it touches the
+    /// output (chakrad run: exit 75); the first one goes on answering.
+    @Test func aSecondDaemonOnTheSameSocketDoesNotStart() throws {
+        let running = try Running { _, _ in }
+        defer { running.stop() }
+        let client = try running.client()
+        #expect(client.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        var configuration = running.daemon.configuration
+        configuration.output = .headless
+        let second = try Daemon(configuration: configuration, logger: Logger(label: "second"))
+        #expect(throws: DaemonStartError.socketInUse("control socket '\(running.socket)': another process is listening there (another chakrad?)")) {
+            try second.run()
+        }
+        #expect(client.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true)
+    }
+
     /// Clients flooding requests, sending garbage, or never reading their
     /// events: frames keep coming at the cap.
     @Test func floodsDoNotDelayFrames() throws {

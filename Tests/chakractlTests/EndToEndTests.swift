@@ -134,6 +134,22 @@ struct EndToEndTests {
         #expect(refused.status == 3 && refused.error.contains("Connection refused"))
     }
 
+    /// Two daemons for one socket: the second says why and exits 75
+    /// (EX_TEMPFAIL) before it touches a screen; the first runs on.
+    @Test func aSecondDaemonOnTheSameSocketExits75() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/control.sock"
+        let arguments = ["run", "--config", "/dev/null", "--output", "headless", "--headless-size", "64x36", "--vt", "none", "--socket", socket]
+        let first = try DaemonProcess(arguments, log: directory + "/first.log")
+        defer { _ = first.stop() }
+        #expect(first.waitUntilAnswering(socket: socket), "chakrad did not answer:\n\(first.output)")
+        let second = try Binaries.run(Binaries.chakrad, arguments)
+        #expect(second.status == 75)
+        #expect(second.error.contains("control socket '\(socket)': another process is listening there (another chakrad?); not starting a second daemon"), "\(second.error)")
+        #expect(try Binaries.ctl(socket, "ping").status == 0)
+    }
+
     @Test func anInvalidConfigurationStopsTheStartWithKeyAndLine() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
