@@ -114,6 +114,7 @@ private final class ServerLoop {
     var nextID: UInt64 = 1
     var acceptPausedUntil = 0.0
     var refusals = 0
+    var dismissals = 0
     var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
     var logger: Logger { server.loggerForLoop }
 
@@ -339,7 +340,13 @@ private final class ServerLoop {
         client.queue(ControlReply.failure(id: nil, ControlError(.idleTimeout, why)).line, isReply: true)
         client.flush()
         client.dead = true
-        logger.info("control: client \(client.id) \(why)")
+        dismissals += 1
+        // A flood of connections must not become a flood of log lines.
+        if dismissals == 1 || dismissals % 100 == 0 {
+            logger.info("control: client \(client.id) \(why) (\(dismissals) idle connections closed so far)")
+        } else {
+            logger.debug("control: client \(client.id) \(why)")
+        }
     }
 
     private static func seconds(_ value: Double) -> String {
