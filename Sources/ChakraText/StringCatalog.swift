@@ -13,7 +13,7 @@ public enum TextKey: String, CaseIterable, Sendable {
     case traceToInhale = "trace_to_inhale"
     /// Hold: the finger rests on the orb while the countdown runs.
     case holdFinger = "hold_finger"
-    /// The three phases of each hold cycle (seeds/spiral-breathing.md).
+    /// The three phases of each hold cycle (docs/spiral.md).
     case breatheIn = "breathe_in"
     case holdBreath = "hold_breath"
     case breatheOut = "breathe_out"
