@@ -68,7 +68,7 @@ test: test-deps
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 	$(MAKE) deb
 	tests/packaging/run.sh
-	tests/flood/flood.py $(CURDIR)/.build/release/chakrad
+	tests/flood/flood.py $(CURDIR)/.build/release/chakrad 0.5
 	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
 
 # The daemon, on the first display it finds (DRM, then fbdev), or headless
