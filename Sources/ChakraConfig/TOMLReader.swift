@@ -63,12 +63,12 @@ struct TOMLReader {
             guard peek() == UInt8(ascii: "]") else { throw error("']]' to close the array-of-tables header", expected: true) }
             index += 1
         }
-        let name = key.map(\.name).joined(separator: ".")
+        let name = key.joined(separator: ".")
         var table = root
         for part in key.dropLast() {
-            table = try table.descendForHeader(part.name, fullName: name, at: start)
+            table = try table.descendForHeader(part, fullName: name, at: start)
         }
-        let last = key[key.count - 1].name
+        let last = key[key.count - 1]
         if isArray {
             return try table.appendTable(last, fullName: name, at: start)
         }
@@ -102,16 +102,11 @@ struct TOMLReader {
 
     // MARK: - Keys
 
-    struct KeyPart {
-        var name: String
-        var line: Int
-    }
-
     /// `a`, `"a b"`, `'a'`, `a . "b" . c`.
-    private mutating func dottedKey() throws(TOML.SyntaxError) -> [KeyPart] {
-        var parts: [KeyPart] = []
+    private mutating func dottedKey() throws(TOML.SyntaxError) -> [String] {
+        var parts: [String] = []
         while true {
-            parts.append(KeyPart(name: try simpleKey(), line: line))
+            parts.append(try simpleKey())
             skipWhitespace()
             guard peek() == UInt8(ascii: ".") else { return parts }
             index += 1
@@ -589,26 +584,26 @@ final class TableBuilder {
     }
 
     /// `a.b.c = value` into this table.
-    func insert(_ key: [TOMLReader.KeyPart], _ value: TOML.Value, at position: TOMLReader.Position) throws(TOML.SyntaxError) {
-        let name = key.map(\.name).joined(separator: ".")
+    func insert(_ key: [String], _ value: TOML.Value, at position: TOMLReader.Position) throws(TOML.SyntaxError) {
+        let name = key.joined(separator: ".")
         var table = self
         for part in key.dropLast() {
-            switch table.entries[part.name] {
+            switch table.entries[part] {
             case nil:
                 let child = TableBuilder(origin: .dotted)
-                table.set(part.name, .table(child))
+                table.set(part, .table(child))
                 table = child
             case .table(let child) where child.origin == .dotted:
                 table = child
             case .table:
-                throw Self.error(position, "'\(name)': the table '\(part.name)' is defined elsewhere; a dotted key cannot add to it here")
+                throw Self.error(position, "'\(name)': the table '\(part)' is defined elsewhere; a dotted key cannot add to it here")
             case .value(.table):
-                throw Self.error(position, "'\(name)': '\(part.name)' is an inline table, closed to additions")
+                throw Self.error(position, "'\(name)': '\(part)' is an inline table, closed to additions")
             case .tables, .value:
-                throw Self.error(position, "'\(name)': '\(part.name)' already holds a value, not a table to add keys to")
+                throw Self.error(position, "'\(name)': '\(part)' already holds a value, not a table to add keys to")
             }
         }
-        let last = key[key.count - 1].name
+        let last = key[key.count - 1]
         guard table.entries[last] == nil else {
             throw Self.error(position, "'\(name)' is defined twice")
         }
