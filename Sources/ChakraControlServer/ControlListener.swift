@@ -20,6 +20,8 @@ public final class ControlListener: @unchecked Sendable {
     public let path: String?
     /// True when systemd made the socket: never unlinked by us.
     public let activated: Bool
+    /// bind replaced a socket file left by a daemon that died (for the log).
+    public private(set) var replacedStaleSocket = false
     private let madeInode: (dev: UInt, ino: UInt)?
     private var closed = false
 
@@ -87,7 +89,7 @@ public final class ControlListener: @unchecked Sendable {
             throw ControlSocketError("control socket '\(path)': must be an absolute path shorter than \(capacity) bytes")
         }
         try makeParent(of: path)
-        try removeStaleSocket(at: path)
+        let replaced = try removeStaleSocket(at: path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw failure("socket", path) }
         var address = Self.address(path)
@@ -109,6 +111,7 @@ public final class ControlListener: @unchecked Sendable {
             throw ControlSocketError("control socket '\(path)': not a socket after bind")
         }
         let listener = ControlListener(descriptor: fd, path: path, activated: false, madeInode: (UInt(info.st_dev), UInt(info.st_ino)))
+        listener.replacedStaleSocket = replaced
         if let group {
             let gid = try groupID(group, for: path)
             guard lchown(path, uid_t.max, gid) == 0 else { throw failure("chown to group '\(group)'", path) }
@@ -150,11 +153,11 @@ public final class ControlListener: @unchecked Sendable {
     }
 
     /// A socket file no one listens on is left by a daemon that died:
-    /// remove it. Refuse anything else.
-    private static func removeStaleSocket(at path: String) throws(ControlSocketError) {
+    /// remove it (true). Refuse anything else.
+    private static func removeStaleSocket(at path: String) throws(ControlSocketError) -> Bool {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return }
+            if errno == ENOENT { return false }
             throw failure("lstat", path)
         }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
@@ -172,6 +175,7 @@ public final class ControlListener: @unchecked Sendable {
             throw ControlSocketError("control socket '\(path)': another process is listening there (another chakrad?)", inUse: true)
         }
         guard errno == ECONNREFUSED, unlink(path) == 0 || errno == ENOENT else { throw failure("removing the stale socket", path) }
+        return true
     }
 
     private static func groupID(_ name: String, for path: String) throws(ControlSocketError) -> gid_t {

@@ -192,7 +192,7 @@ extension ControlService {
     static func error(_ error: DaemonCommandError) -> ControlError {
         switch error {
         case .unknownScene: ControlError(.unknownScene, error.description)
-        case .noFrameYet: ControlError(.noFrame, error.description)
+        case .noFrameYet, .displayGone: ControlError(.noFrame, error.description)
         case .notSupported: ControlError(.notSupported, error.description)
         case .configInvalid: ControlError(.configInvalid, error.description)
         }

@@ -89,6 +89,7 @@ public final class Daemon: Sendable {
                 logger.info("control: listening on \(activated.path ?? "fd 3") (from systemd)")
             } else if let settings = configuration.control, let path = settings.socket {
                 listener = try ControlListener.bind(path: path, mode: settings.mode, group: settings.group)
+                if listener.replacedStaleSocket { logger.info("control: replaced the stale socket at \(path) (no one was listening: its daemon had died)") }
                 logger.info("control: listening on \(path) (mode 0\(String(settings.mode, radix: 8))\(settings.group.map { ", group " + $0 } ?? ""))")
             } else {
                 return nil

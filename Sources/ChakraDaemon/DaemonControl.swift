@@ -85,6 +85,8 @@ public enum SettingChange: Sendable, Equatable {
 public enum DaemonCommandError: Error, Equatable, CustomStringConvertible {
     case unknownScene(String)
     case noFrameYet
+    /// The display is unplugged (or off): nothing is on screen to show.
+    case displayGone
     /// This machine cannot (no backlight; the backlight refused).
     case notSupported(String)
     /// The configuration file does not fit this build (its own errors
@@ -95,6 +97,7 @@ public enum DaemonCommandError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unknownScene(let name): "no scene named '\(name)'; scenes: \(DaemonScenes.names.joined(separator: ", "))"
         case .noFrameYet: "no frame has been shown yet"
+        case .displayGone: "nothing is on screen: the display is disconnected (snapshots come back with it)"
         case .notSupported(let why), .configInvalid(let why): why
         }
     }

@@ -33,8 +33,11 @@ extension FrameLoop {
         case SIGHUP:
             reloadFromSignal()
         case Self.releaseSignal where terminal != nil:
-            // Let go of the screen first, then let the switch happen.
+            // Let go of the screen and the touchscreens first (the program
+            // in front gets the touches; a finger on the spiral counts as
+            // lifted), then let the switch happen.
             output.suspend()
+            touch?.setAway(true, handleTouch)
             vtActive = false
             terminal!.allowRelease()
             logger.info("vt: switched away; drawing stopped")
@@ -43,6 +46,7 @@ extension FrameLoop {
         case Self.acquireSignal where terminal != nil:
             terminal!.acknowledgeAcquire()
             output.resume()
+            touch?.setAway(false, handleTouch)
             vtActive = true
             redraw = true
             pacer.reset()
@@ -79,9 +83,11 @@ extension FrameLoop {
             let result = apply(change)
             answer = { reply(result) }
         case .snapshot(let reply):
+            if output.isWaitingForDisplay { return reply(.failure(.displayGone)) }
             guard let front = output.frontBuffer() else { return reply(.failure(.noFrameYet)) }
             reply(.success(Self.rgb(of: front)))
         case .snapshotFrame(let reply):
+            if output.isWaitingForDisplay { return reply(.failure(.displayGone)) }
             guard let front = output.frontBuffer() else { return reply(.failure(.noFrameYet)) }
             reply(.success(FrameSnapshot(frame: Self.copy(of: front), rotation: configuration.rotation)))
         case .applyConfiguration(let loaded, let reply):

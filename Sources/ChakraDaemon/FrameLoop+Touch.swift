@@ -21,6 +21,9 @@ extension FrameLoop {
         let haptics = DeviceChoice.haptics(configuration.config.input.haptics).map {
             Haptics(choice: $0, directory: configuration.inputDirectory, logger: logger)
         }
+        // One watch on the input directory serves both: a rumble device
+        // plugged in later is found too.
+        if let haptics { touch?.onNodeChange = { [weak haptics] in haptics?.nodeChanged($0) } }
         return (touch, haptics)
     }
 

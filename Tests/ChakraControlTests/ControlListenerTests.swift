@@ -72,12 +72,17 @@ struct ControlListenerTests {
         close(stale)
         #expect(info(path).map { $0.st_mode & S_IFMT } == S_IFSOCK)
         let first = try ControlListener.bind(path: path, mode: 0o660, group: nil)
+        #expect(first.replacedStaleSocket)
         // Listening now: a second daemon must not take it over.
         #expect(refusal(path) == "control socket '\(path)': another process is listening there (another chakrad?)")
         #expect(info(path) != nil)
         // The first one's socket is still reachable.
         #expect(try TestClient(path: path).fd >= 0)
         first.close()
+        // Closed cleanly, the file went with it: nothing stale next time.
+        let second = try ControlListener.bind(path: path, mode: 0o660, group: nil)
+        #expect(!second.replacedStaleSocket)
+        second.close()
     }
 
     @Test func otherFilesAreNeverReplacedOrFollowed() throws {

@@ -69,6 +69,21 @@ struct ProtocolATests {
         _ = tracker.process([dropped])
         #expect(tracker.process([touchKey(false), report(8)], sync: true) == [up(1, 11, 10, 8)])
     }
+
+    @Test func cancelUntilLiftedIgnoresTheContactsStillListed() {
+        var tracker = TouchTracker(protocol: .multitouchA)
+        _ = tracker.process([abs(MT_X, 10), abs(MT_Y, 20), mtReport, report()])
+        var changes: [TouchChange] = []
+        tracker.cancelAll(time: 5, untilLifted: true) { changes.append($0) }
+        #expect(changes == [TouchChange(.cancel, id: 1, x: 10, y: 20, time: 5)])
+        // Still listed, moving, then a second contact far away: only the second is news.
+        #expect(tracker.process([abs(MT_X, 12), abs(MT_Y, 20), mtReport, report()]).isEmpty)
+        #expect(tracker.process([abs(MT_X, 13), abs(MT_Y, 20), mtReport, abs(MT_X, 900), abs(MT_Y, 900), mtReport, report()])
+            == [down(2, 900, 900)])
+        // Everything up: only the second had a `down`.
+        #expect(tracker.process([mtReport, report()]) == [up(2, 900, 900)])
+        #expect(tracker.process([abs(MT_X, 5), abs(MT_Y, 5), mtReport, report()]) == [down(3, 5, 5)])
+    }
 }
 
 @Suite("TouchTracker, single-touch")
@@ -104,5 +119,23 @@ struct SingleTouchTests {
         #expect(tracker.process([abs(ABS_X, 11), report()]).isEmpty)
         #expect(tracker.process([touchKey(false), report()]).isEmpty)
         #expect(tracker.process([touchKey(true), report()]) == [down(1, 11, 20)])
+    }
+
+    @Test func cancelUntilLiftedIgnoresTheTouchStillDown() {
+        var tracker = TouchTracker(protocol: .singleTouch)
+        _ = tracker.process([touchKey(true), abs(ABS_X, 3), abs(ABS_Y, 4), report()])
+        var changes: [TouchChange] = []
+        tracker.cancelAll(time: 5, untilLifted: true) { changes.append($0) }
+        #expect(changes == [TouchChange(.cancel, id: 1, x: 3, y: 4, time: 5)])
+        #expect(tracker.process([abs(ABS_X, 7), report()]).isEmpty)
+        #expect(tracker.process([touchKey(false), report()]).isEmpty)
+        #expect(tracker.process([touchKey(true), report()]) == [down(2, 7, 4)])
+        // Not touching when cancelled: the next touch is news at once.
+        tracker.cancelAll(time: 6, untilLifted: true) { _ in }
+        _ = tracker.process([touchKey(false), report()])
+        changes = []
+        tracker.cancelAll(time: 7, untilLifted: true) { changes.append($0) }
+        #expect(changes.isEmpty)
+        #expect(tracker.process([touchKey(true), report()]) == [down(3, 7, 4)])
     }
 }

@@ -132,4 +132,29 @@ struct ProtocolBTests {
         second.nextContactID = first.nextContactID
         #expect(second.process([touchKey(true), abs(ABS_X, 3), abs(ABS_Y, 4), report()]) == [down(2, 3, 4)])
     }
+
+    /// The VT switched away with a finger on the panel: it ends with
+    /// `cancel`, then nothing more is heard of it until it lifts, while a
+    /// new finger is a new contact as always.
+    @Test func cancelUntilLiftedIgnoresTheFingersStillDown() {
+        var tracker = TouchTracker(protocol: .multitouchB(slots: 2))
+        _ = tracker.process([abs(TRACKING_ID, 1), abs(MT_X, 10), abs(MT_Y, 20), report()])
+        var changes: [TouchChange] = []
+        tracker.cancelAll(time: 5, untilLifted: true) { changes.append($0) }
+        #expect(changes == [TouchChange(.cancel, id: 1, x: 10, y: 20, time: 5)])
+        #expect(tracker.activeContacts == 0)
+        // It moves on, and a second finger comes down: only the second is news.
+        #expect(tracker.process([abs(MT_X, 15), abs(SLOT, 1), abs(TRACKING_ID, 2), abs(MT_X, 50), abs(MT_Y, 60), report()])
+            == [down(2, 50, 60)])
+        // The first lifts: no `up` for a contact nobody was told of.
+        #expect(tracker.process([abs(SLOT, 0), abs(TRACKING_ID, -1), report()]).isEmpty)
+        // The same slot touched again: a new contact.
+        #expect(tracker.process([abs(TRACKING_ID, 3), abs(MT_X, 30), report()]) == [down(3, 30, 20)])
+        // Cancelling again ignores both until lifted; a second cancel says nothing.
+        changes = []
+        tracker.cancelAll(time: 6, untilLifted: true) { changes.append($0) }
+        tracker.cancelAll(time: 7, untilLifted: true) { changes.append($0) }
+        #expect(changes.map(\.id) == [3, 2] && changes.allSatisfy { $0.phase == .cancel })
+        #expect(tracker.process([abs(MT_X, 31), abs(SLOT, 1), abs(TRACKING_ID, -1), report()]).isEmpty)
+    }
 }

@@ -1,6 +1,16 @@
 import ChakraDisplay
 import Glibc
 
+/// What happened to the nodes of the input directory.
+public enum InputNodeChange: Equatable, Sendable {
+    /// A node to look at (again).
+    case appeared(String)
+    case vanished(String)
+    /// Events were lost (IN_Q_OVERFLOW) or the directory itself came or
+    /// went: look at everything again.
+    case rescan
+}
+
 /// inotify on the input directory (/dev/input): event nodes appearing
 /// (IN_CREATE; IN_ATTRIB when udev sets their owner and mode afterwards,
 /// which is when an unprivileged daemon can first open them; IN_MOVED_TO)
@@ -8,14 +18,7 @@ import Glibc
 /// input device since boot), its parent is watched until it appears.
 /// Owns the inotify descriptor and its read buffer until deinit.
 final class DirectoryWatch {
-    enum Change: Equatable {
-        /// A node to look at (again).
-        case appeared(String)
-        case vanished(String)
-        /// Events were lost (IN_Q_OVERFLOW) or the directory itself came or
-        /// went: look at everything again.
-        case rescan
-    }
+    typealias Change = InputNodeChange
 
     let descriptor: Int32
     let directory: String

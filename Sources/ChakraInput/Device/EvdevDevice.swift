@@ -75,6 +75,12 @@ final class EvdevDevice {
         try Syscall.drm("libevdev_grab(\(path))", { libevdev_grab(handle, LIBEVDEV_GRAB) })
     }
 
+    /// EVIOCGRAB 0: the others (the console, the program in front) get
+    /// the events again.
+    func ungrab() throws(SystemError) {
+        try Syscall.drm("libevdev_grab(\(path), ungrab)", { libevdev_grab(handle, LIBEVDEV_UNGRAB) })
+    }
+
     /// EVIOCSCLOCKID: event times on CLOCK_MONOTONIC, the clock the frame
     /// loop and DRM's flip events use (the kernel's default is REALTIME).
     func useMonotonicClock() throws(SystemError) {

@@ -58,7 +58,7 @@ public struct TouchDeviceInfo: Sendable, Equatable, CustomStringConvertible {
 /// `TouchInput` until the device goes away or the input is closed.
 final class TouchDevice {
     let device: EvdevDevice
-    let info: TouchDeviceInfo
+    var info: TouchDeviceInfo
     var tracker: TouchTracker
     var mapping: TouchMapping
     /// EVIOCSCLOCKID worked: the kernel's times are on CLOCK_MONOTONIC.
@@ -126,9 +126,11 @@ final class TouchDevice {
         }
     }
 
-    /// The contacts still down end with `cancel` (the device is gone or closed).
-    func cancelAll(_ emit: (TouchContactEvent) -> Void) {
-        tracker.cancelAll(time: MonotonicClock.now()) { emitMapped($0, emit) }
+    /// The contacts still down end with `cancel` (the device is gone or
+    /// closed; `untilLifted`: the reader stops listening, and the fingers
+    /// on the panel are ignored until they lift).
+    func cancelAll(untilLifted: Bool = false, _ emit: (TouchContactEvent) -> Void) {
+        tracker.cancelAll(time: MonotonicClock.now(), untilLifted: untilLifted) { emitMapped($0, emit) }
     }
 
     @inline(__always)

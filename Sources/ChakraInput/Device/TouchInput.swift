@@ -17,7 +17,13 @@ import Logging
 /// skipped. Hotplug: inotify on /dev/input opens new touchscreens (and
 /// tries again when udev changes a node's permissions) and drops vanished
 /// ones; a read that says ENODEV drops the device too, its contacts ending
-/// with `cancel`, and the rest goes on.
+/// with `cancel`, and the rest goes on. Others who want to know of nodes
+/// coming and going (the haptics) hear of them through `onNodeChange`.
+///
+/// Away (the daemon's VT is not in front): the grabs are let go, so the
+/// program in front gets the touches, and nothing reaches the scene; the
+/// contacts down at the switch end with `cancel`, and fingers still on the
+/// panel when the daemon is back count only after they lift.
 ///
 /// Steady state (events at up to ~1 kHz) allocates nothing: libevdev reads
 /// into its own queue, the tracker has fixed tables, the epoll array is
@@ -52,6 +58,12 @@ public final class TouchInput {
     public var devices: [TouchDeviceInfo] { open.map(\.info) }
     /// Counts changes to `devices` (for a status that shows them).
     public private(set) var generation = 0
+    /// The VT is switched away: the devices are read but not grabbed, and
+    /// their touches dropped.
+    public private(set) var isAway = false
+    /// Told of every change in the input directory, after the touchscreens
+    /// have taken theirs (the frame loop's thread).
+    public var onNodeChange: ((InputNodeChange) -> Void)?
 
     private var open: [TouchDevice] = []
     private let watch: DirectoryWatch?
@@ -113,6 +125,30 @@ public final class TouchInput {
         return events
     }
 
+    /// The daemon's VT went away (`true`) or came back: grabs let go or
+    /// taken again; going away ends the contacts that are down (`emit`).
+    public func setAway(_ away: Bool, _ emit: (TouchContactEvent) -> Void) {
+        guard away != isAway else { return }
+        isAway = away
+        for device in open {
+            // Back: fingers that came down while away are not the scene's.
+            device.cancelAll(untilLifted: true, away ? emit : { _ in })
+            if away, device.info.grabbed {
+                do throws(SystemError) { try device.device.ungrab() } catch {
+                    logger.warning("input: \(error)")
+                }
+                device.info.grabbed = false
+            } else if !away, settings.grab {
+                device.info.grabbed = grab(device.device)
+            }
+        }
+        if !open.isEmpty { generation += 1 }
+        let grabs = open.filter(\.info.grabbed).count
+        let message = away ? "input: away; touches are left to the VT in front"
+            : "input: back; touches reach the scene again" + (grabs > 0 ? " (\(grabs) grabbed)" : "")
+        logger.info("\(message)")
+    }
+
     /// The display changed size or rotation: touches map to the new frame.
     public func setDisplay(panelWidth: Int, panelHeight: Int, rotation: Rotation) {
         (settings.panelWidth, settings.panelHeight, settings.rotation) = (panelWidth, panelHeight, rotation)
@@ -124,7 +160,7 @@ public final class TouchInput {
     private func read(_ device: TouchDevice, _ emit: (TouchContactEvent) -> Void) {
         device.tracker.nextContactID = nextContactID
         let drops = device.drops
-        let result = device.drain(emit)
+        let result = device.drain(isAway ? { _ in } : emit)
         nextContactID = device.tracker.nextContactID
         if device.drops != drops, Self.isPowerOfTen(device.drops) {
             logger.warning("input: \(device.info.path) overflowed (SYN_DROPPED, \(device.drops) time\(device.drops == 1 ? "" : "s") so far); resynced from the device's state")
@@ -157,7 +193,8 @@ public final class TouchInput {
         }
     }
 
-    private func apply(_ change: DirectoryWatch.Change, _ emit: (TouchContactEvent) -> Void) {
+    private func apply(_ change: InputNodeChange, _ emit: (TouchContactEvent) -> Void) {
+        defer { onNodeChange?(change) }
         switch change {
         case .appeared(let path):
             consider(path)
@@ -216,15 +253,7 @@ public final class TouchInput {
     }
 
     private func take(_ device: EvdevDevice, touchProtocol: TouchProtocol, axes: TouchMapping.Axes, reason: String) {
-        var grabbed = false
-        if settings.grab {
-            do throws(SystemError) {
-                try device.grab()
-                grabbed = true
-            } catch {
-                logger.warning("input: cannot grab \(device.path), using it shared: \(error)")
-            }
-        }
+        let grabbed = settings.grab && !isAway && grab(device)
         var monotonic = true
         do throws(SystemError) {
             try device.useMonotonicClock()
@@ -243,8 +272,18 @@ public final class TouchInput {
         logger.info("input: touchscreen \(info)")
     }
 
+    private func grab(_ device: EvdevDevice) -> Bool {
+        do throws(SystemError) {
+            try device.grab()
+            return true
+        } catch {
+            logger.warning("input: cannot grab \(device.path), using it shared: \(error)")
+            return false
+        }
+    }
+
     private func remove(_ device: TouchDevice, because reason: String, _ emit: (TouchContactEvent) -> Void) {
-        device.cancelAll(emit)
+        device.cancelAll(isAway ? { _ in } : emit)
         epoll_ctl(descriptor, EPOLL_CTL_DEL, device.device.fd, nil)
         open.removeAll { $0 === device }
         generation += 1

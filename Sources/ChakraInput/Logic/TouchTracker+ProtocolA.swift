@@ -37,7 +37,8 @@ extension TouchTracker {
         // Axes with no SYN_MT_REPORT before SYN_REPORT: take them as a contact.
         if pending.hasX || pending.hasY { closeContact() }
         matchContacts()
-        for index in contacts.indices where !matched[index] {
+        // (A contact of -1 is ignored until it lifts: no `up` or `move` for it.)
+        for index in contacts.indices where !matched[index] && contacts[index].contact > 0 {
             emit(TouchChange(.up, id: contacts[index].contact, x: contacts[index].x, y: contacts[index].y, time: time))
         }
         for index in framePoints.indices {
@@ -45,7 +46,7 @@ extension TouchTracker {
             if point.contact == 0 {
                 framePoints[index].contact = newContactID()
                 emit(TouchChange(.down, id: framePoints[index].contact, x: point.x, y: point.y, time: time))
-            } else if let old = contacts.first(where: { $0.contact == point.contact }), old.x != point.x || old.y != point.y {
+            } else if point.contact > 0, let old = contacts.first(where: { $0.contact == point.contact }), old.x != point.x || old.y != point.y {
                 emit(TouchChange(.move, id: point.contact, x: point.x, y: point.y, time: time))
             }
         }
@@ -54,7 +55,7 @@ extension TouchTracker {
     }
 
     private mutating func liftAll(time: Double, emit: (TouchChange) -> Void) {
-        for contact in contacts {
+        for contact in contacts where contact.contact > 0 {
             emit(TouchChange(.up, id: contact.contact, x: contact.x, y: contact.y, time: time))
         }
         contacts.removeAll(keepingCapacity: true)

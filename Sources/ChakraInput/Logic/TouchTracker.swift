@@ -181,22 +181,30 @@ public struct TouchTracker: Sendable {
         endFrame(time: time, resync: true, emit: emit)
     }
 
-    /// Ends every reported contact with `cancel` (the device is gone).
-    public mutating func cancelAll(time: Double, emit: (TouchChange) -> Void) {
-        for index in slots.indices where slots[index].contact != 0 {
+    /// Ends every reported contact with `cancel`. `untilLifted`: the
+    /// fingers still on the panel are then ignored until they lift, as if
+    /// they had been down when the device was opened (the daemon's VT was
+    /// switched away: what they do next is not for the scene); otherwise
+    /// they are forgotten (the device is gone).
+    public mutating func cancelAll(time: Double, untilLifted: Bool = false, emit: (TouchChange) -> Void) {
+        for index in slots.indices where slots[index].contact != 0 || untilLifted {
             if slots[index].contact > 0 {
                 emit(TouchChange(.cancel, id: slots[index].contact, x: slots[index].shownX, y: slots[index].shownY, time: time))
             }
-            slots[index].contact = 0
+            slots[index].contact = untilLifted && slots[index].trackingID >= 0 ? -1 : 0
         }
-        for contact in contacts {
+        for contact in contacts where contact.contact > 0 {
             emit(TouchChange(.cancel, id: contact.contact, x: contact.x, y: contact.y, time: time))
         }
-        contacts.removeAll(keepingCapacity: true)
+        if untilLifted {
+            for index in contacts.indices { contacts[index].contact = -1 }
+        } else {
+            contacts.removeAll(keepingCapacity: true)
+        }
         if singleShown.contact > 0 {
             emit(TouchChange(.cancel, id: singleShown.contact, x: singleShown.x, y: singleShown.y, time: time))
         }
-        singleShown.contact = 0
+        singleShown.contact = untilLifted && (touchKey ?? false) ? -1 : 0
     }
 
     private mutating func apply(_ event: InputEvent) {

@@ -25,6 +25,22 @@ Guest side:
                                            samples yoffset every INTERVAL s for
                                            SECONDS; prints samples, changes, the
                                            values seen and the sequence
+  display_tools.py snapshot-stream SOCKET OUT STOPFILE
+                                           one control connection asking for a
+                                           snapshot every 0.2 s until STOPFILE
+                                           exists: a line per reply in OUT,
+                                           "EPOCH ok WIDTHxHEIGHT" or "EPOCH error
+                                           CODE MESSAGE" ("EPOCH closed ..." if
+                                           the connection ends); the last PNG in
+                                           OUT.png
+  display_tools.py snapshot-summary LOG GONE BACK
+                                           a snapshot-stream log against the
+                                           display's unplug (GONE) and replug
+                                           (BACK), epoch seconds: counts, and
+                                           "verdict: ok" when there were images
+                                           before, only no_frame refusals naming
+                                           the disconnection in between, images
+                                           after, and the connection held
 Host side:
   display_tools.py rotate IN OUT DEGREES   turns an image clockwise (90/180/270)
   display_tools.py rate BEFORE AFTER       frames per second between two
@@ -266,6 +282,67 @@ def rate(before, after):
     return 0
 
 
+def snapshot_stream(path, out, stop):
+    import base64
+    import json
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.settimeout(30)
+    connection.connect(path)
+    buffer, number = b"", 0
+    with open(out, "w") as log:
+        while not os.path.exists(stop):
+            number += 1
+            try:
+                connection.sendall(json.dumps({"id": number, "cmd": "snapshot"}).encode() + b"\n")
+                while b"\n" not in buffer:
+                    chunk = connection.recv(1 << 20)
+                    if not chunk:
+                        raise OSError("end of stream")
+                    buffer += chunk
+            except OSError as error:
+                print("%.3f closed %s" % (time.time(), error), file=log, flush=True)
+                return 1
+            line, buffer = buffer.split(b"\n", 1)
+            reply = json.loads(line)
+            if reply.get("ok"):
+                result = reply["result"]
+                with open(out + ".png", "wb") as png:
+                    png.write(base64.b64decode(result["png"]))
+                print("%.3f ok %dx%d" % (time.time(), result["width"], result["height"]), file=log, flush=True)
+            else:
+                error = reply.get("error", {})
+                print("%.3f error %s %s" % (time.time(), error.get("code"), error.get("message")), file=log, flush=True)
+            time.sleep(0.2)
+    return 0
+
+
+def snapshot_summary(log, gone, back):
+    gone, back = float(gone), float(back)
+    before, during, after, refusals, other, closed = 0, 0, 0, 0, [], 0
+    for line in open(log):
+        stamp, kind, rest = (line.rstrip("\n").split(" ", 2) + ["", ""])[:3]
+        t = float(stamp)
+        if kind == "closed":
+            closed += 1
+        elif t < gone:
+            before += kind == "ok"
+        elif t < back:
+            during += 1
+            if kind == "error" and rest.startswith("no_frame ") and "disconnected" in rest:
+                refusals += 1
+            else:
+                other.append(line.strip())
+        else:
+            after += kind == "ok"
+    print(f"snapshots: {before} before the unplug, {during} while unplugged ({refusals} refused: display disconnected), "
+          f"{after} after the replug; connection closed: {closed}")
+    for line in other[:5]:
+        print("unexpected while unplugged: " + line)
+    good = before > 0 and during > 0 and refusals == during and after > 0 and closed == 0
+    print("verdict: " + ("ok" if good else "FAIL"))
+    return 0 if good else 1
+
+
 def lit(path):
     from images import read_image
     width, height, rgb = read_image(path)
@@ -277,6 +354,7 @@ def main(argv):
     commands = {
         "kdmode": (kdmode, 1), "chvt": (chvt, 1), "notify-listen": (notify_listen, 2),
         "wait-stats": (wait_stats, 4), "rotate": (rotate, 3), "rate": (rate, 2), "lit": (lit, 1),
+        "snapshot-stream": (snapshot_stream, 3), "snapshot-summary": (snapshot_summary, 3),
         "fbvar": (fbvar, 1), "fbvar-all": (fbvar_all, 1), "fbdepth": (fbdepth, 2), "fbgrab": (fbgrab, 2), "fbwatch": (fbwatch, 3),
     }
     if len(argv) < 2 or argv[1] not in commands or len(argv) - 2 != commands[argv[1]][1]:

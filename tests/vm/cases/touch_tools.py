@@ -26,10 +26,15 @@
                   "play effect=N value=V" for what it is sent; ends at EOF
                   of stdin or after 250 s.
 
+  touch_tools.py grab-probe NODE
+      Tries EVIOCGRAB on NODE and lets go at once: prints "free" when it
+      could grab, "grabbed" when another reader holds the grab (EBUSY).
+
 Event and ioctl numbers are those of linux/input-event-codes.h and
 linux/uinput.h, computed here with _IOC like the C macros.
 """
 
+import errno
 import fcntl
 import glob
 import os
@@ -211,7 +216,27 @@ def serve_force_feedback(fd):
                 say(f"play effect={code} value={value}")
 
 
+EVIOCGRAB = (_IOW << 30) | (4 << 16) | (ord("E") << 8) | 0x90
+
+
+def grab_probe(node):
+    fd = os.open(node, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        fcntl.ioctl(fd, EVIOCGRAB, 1)
+        fcntl.ioctl(fd, EVIOCGRAB, 0)
+        say("free")
+    except OSError as error:
+        if error.errno != errno.EBUSY:
+            raise
+        say("grabbed")
+    finally:
+        os.close(fd)
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "grab-probe":
+        grab_probe(sys.argv[2])
+        return
     if len(sys.argv) != 4 or sys.argv[1] != "device":
         raise SystemExit(__doc__)
     kind, name = sys.argv[2], sys.argv[3]
