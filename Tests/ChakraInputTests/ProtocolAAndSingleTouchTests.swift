@@ -76,10 +76,14 @@ struct ProtocolATests {
         var changes: [TouchChange] = []
         tracker.cancelAll(time: 5, untilLifted: true) { changes.append($0) }
         #expect(changes == [TouchChange(.cancel, id: 1, x: 10, y: 20, time: 5)])
-        // Still listed, moving, then a second contact far away: only the second is news.
+        // Still listed, moving, then a second contact far away: only the
+        // second is news, and only it counts as down (found by fuzzing: the
+        // ignored contact was counted).
         #expect(tracker.process([abs(MT_X, 12), abs(MT_Y, 20), mtReport, report()]).isEmpty)
+        #expect(tracker.activeContacts == 0)
         #expect(tracker.process([abs(MT_X, 13), abs(MT_Y, 20), mtReport, abs(MT_X, 900), abs(MT_Y, 900), mtReport, report()])
             == [down(2, 900, 900)])
+        #expect(tracker.activeContacts == 1)
         // Everything up: only the second had a `down`.
         #expect(tracker.process([mtReport, report()]) == [up(2, 900, 900)])
         #expect(tracker.process([abs(MT_X, 5), abs(MT_Y, 5), mtReport, report()]) == [down(3, 5, 5)])

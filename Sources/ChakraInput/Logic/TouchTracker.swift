@@ -133,7 +133,7 @@ public struct TouchTracker: Sendable {
     public var activeContacts: Int {
         switch touchProtocol {
         case .multitouchB: slots.reduce(0) { $0 + ($1.contact > 0 ? 1 : 0) }
-        case .multitouchA: contacts.count
+        case .multitouchA: contacts.reduce(0) { $0 + ($1.contact > 0 ? 1 : 0) }
         case .singleTouch: singleShown.contact > 0 ? 1 : 0
         }
     }

@@ -32,10 +32,18 @@ public func fuzzTouch(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Six bytes per event: a selector (low two bits: the type; 0x80: the
     // next byte is the code itself, not an index into `codes`; 0x40: the
     // value is all 32 bits, else a small one so slots and ids repeat;
-    // 0xFF alone: sync events start or end), the code byte, the value.
+    // 0xFF alone: sync events start or end; 0xFE alone: the contacts
+    // cancelled until lifted, as when the VT goes away and comes back),
+    // the code byte, the value.
     var index = 2
     while index + 6 <= size {
         let selector = bytes[index]
+        if selector == 0xFE {
+            tracker.cancelAll(time: time, untilLifted: true) { checker.take($0) }
+            if tracker.activeContacts != 0 || !checker.down.isEmpty { fatalError("contacts left after cancelAll(untilLifted:)") }
+            index += 1
+            continue
+        }
         if selector == 0xFF {
             // A libevdev resync: the events up to the next SYN_REPORT are sync events.
             sync.toggle()
