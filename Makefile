@@ -30,6 +30,7 @@ help:
 	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
 	@echo "make allocations  heap allocations per rendered frame (valgrind; must be 0)"
 	@echo "make fuzz    each libFuzzer target for FUZZ_SECONDS (60) seconds (tests/fuzz)"
+	@echo "make bench-report   the benchmark as a Markdown table and a PNG chart in out/bench"
 	@echo "make flood   the release daemon under a client flood (tests/flood)"
 	@echo "make soak    the release daemon driven for SOAK_MINUTES (120), RSS/fds/threads sampled (tests/soak)"
 	@echo "make install  binaries, systemd units, sysusers.d, udev rule, example config (PREFIX=$(PREFIX) DESTDIR=)"
@@ -88,6 +89,16 @@ demo: release
 
 bench: release
 	.build/release/chakrad bench
+
+# The benchmark as a Markdown table and a PNG chart in $(OUT)/bench
+# (tools/bench-report; matplotlib in a virtual environment made once).
+# BENCH_OPTIONS: e.g. --instructions (callgrind counts, minutes), --size WxH.
+BENCH_VENV ?= $(HOME)/.cache/chakra-bench/venv
+BENCH_OPTIONS ?=
+.PHONY: bench-report
+bench-report: release
+	test -x $(BENCH_VENV)/bin/python || { python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install --quiet matplotlib; }
+	$(BENCH_VENV)/bin/python tools/bench-report/bench-report.py .build/release/chakrad $(OUT)/bench $(BENCH_OPTIONS)
 
 TIME ?= 0
 render: release

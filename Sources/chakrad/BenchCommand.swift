@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChakraControl
 import ChakraDisplay
 import ChakraRaster
 import ChakraScenes
@@ -31,6 +32,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Pixel format of the frame.")
     var format = "XRGB8888"
 
+    @Flag(help: "One JSON object a line per scene, size and thread count (for tools: make bench-report).")
+    var json = false
+
     func validate() throws {
         guard frames >= 10 else { throw ValidationError("--frames must be at least 10") }
         guard PixelFormat(rawValue: format.uppercased()) != nil else {
@@ -46,8 +50,10 @@ struct BenchCommand: ParsableCommand {
         let threadCounts = threads.isEmpty ? Array(Set([1, cores])).sorted() : threads
         let pixelFormat = PixelFormat(rawValue: format.uppercased())!
         let mode = [options.reduceMotion ? "reduce-motion" : nil, options.lowPower ? "low-power" : nil].compactMap { $0 }
-        print("chakrad bench: \(frames) frames each, \(pixelFormat.rawValue), \(cores) cores\(mode.isEmpty ? "" : ", " + mode.joined(separator: ", "))")
-        print(BenchReport.header)
+        if !json {
+            print("chakrad bench: \(frames) frames each, \(pixelFormat.rawValue), \(cores) cores\(mode.isEmpty ? "" : ", " + mode.joined(separator: ", "))")
+            print(BenchReport.header)
+        }
         for name in scenes {
             for screen in sizes {
                 let floor = BenchReport.memcpyMilliseconds(bytes: screen.width * screen.height * pixelFormat.bytesPerPixel)
@@ -69,7 +75,12 @@ struct BenchCommand: ParsableCommand {
                         // Advancing scene times at 60 fps, starting a little in so every layer is moving.
                         renderer.render(time: start + Double(index) / 60, into: frame.pixels)
                     }
-                    print(BenchReport.row(scene: name, size: screen.description, threads: count, times: times, floor: floor))
+                    if json {
+                        print(BenchReport.object(scene: name, size: screen, threads: count, times: times, floor: floor,
+                                                 format: pixelFormat, cores: cores, mode: mode).encoded)
+                    } else {
+                        print(BenchReport.row(scene: name, size: screen.description, threads: count, times: times, floor: floor))
+                    }
                 }
             }
         }
@@ -122,6 +133,18 @@ enum BenchReport {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// The same figures for tools: milliseconds rounded to 0.1 µs.
+    static func object(scene: String, size: ScreenSize, threads: Int, times: Times, floor: Double,
+                       format: PixelFormat, cores: Int, mode: [String]) -> JSONValue {
+        func ms(_ value: Double) -> JSONValue { .double((value * 10_000).rounded() / 10_000) }
+        return [
+            "scene": .string(scene), "width": .int(size.width), "height": .int(size.height), "threads": .int(threads),
+            "frames": .int(times.wall.count), "median_ms": ms(percentile(times.wall, 0.5)), "p99_ms": ms(percentile(times.wall, 0.99)),
+            "cpu_ms_per_frame": ms(times.cpuPerFrame), "memcpy_ms": ms(floor), "format": .string(format.rawValue),
+            "cores": .int(cores), "mode": .array(mode.map { .string($0) }),
+        ]
     }
 
     static func row(scene: String, size: String, threads: Int, times: Times, floor: Double) -> String {
