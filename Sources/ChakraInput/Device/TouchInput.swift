@@ -162,7 +162,7 @@ public final class TouchInput {
         let drops = device.drops
         let result = device.drain(isAway ? { _ in } : emit)
         nextContactID = device.tracker.nextContactID
-        if device.drops != drops, Self.isPowerOfTen(device.drops) {
+        if Self.passesPowerOfTen(from: drops, to: device.drops) {
             logger.warning("input: \(device.info.path) overflowed (SYN_DROPPED, \(device.drops) time\(device.drops == 1 ? "" : "s") so far); resynced from the device's state")
         }
         switch result {
@@ -172,11 +172,16 @@ public final class TouchInput {
         }
     }
 
-    /// Said the 1st, 10th, 100th... time.
-    static func isPowerOfTen(_ n: Int) -> Bool {
-        var n = n
-        while n >= 10, n % 10 == 0 { n /= 10 }
-        return n == 1
+    /// Said the 1st, 10th, 100th... time: when the count went past one of
+    /// them (one read may see several drops: found by the VM's flood, where
+    /// a count going from 0 to 2 in one read was never said).
+    static func passesPowerOfTen(from before: Int, to after: Int) -> Bool {
+        var power = 1
+        while power <= after {
+            if power > before { return true }
+            power *= 10
+        }
+        return false
     }
 
     private func scan() {
