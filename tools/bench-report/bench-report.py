@@ -2,7 +2,7 @@
 """The frame benchmark as people read it: a Markdown table and a PNG chart.
 
     tools/bench-report/bench-report.py CHAKRAD OUT-DIR [--size WxH]... [--frames N]
-        [--instructions] [--from OUT-DIR/bench.jsonl]
+        [--instructions] [--rss] [--from OUT-DIR/bench.jsonl]
 
 Runs `CHAKRAD bench --json` for every scene at the kiosk sizes (800x480,
 1024x600, 1280x800, 1920x1080 unless --size is given), on one thread and
@@ -20,6 +20,11 @@ on all cores, and writes into OUT-DIR:
 (one thread: `bench --frames 40` minus `--frames 10`, divided by 30),
 which, unlike wall times, do not move when another process holds a core.
 It takes minutes per scene and size.
+
+--rss adds the daemon's memory: at each size, `chakrad run` on the
+headless output at 60 fps, its resident set (VmRSS) 3 s after start and
+3 s after a cut to each scene in turn, then after a crossfade back to the
+heart, and the peak (VmHWM).
 
 The chart needs matplotlib; `make bench-report` runs this script with a
 virtual environment that has it (made once in ~/.cache/chakra-bench).
@@ -53,6 +58,65 @@ def instructions(chakrad, scene, size):
     return (counts[1] - counts[0]) / 30
 
 
+def rss_rows(chakrad, sizes):
+    """[(size, [(step, MB)], peak MB)]: the daemon's memory scene by scene."""
+    import shutil, signal, socket, time
+    def request(path, line):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(30)
+            s.connect(path)
+            s.sendall(json.dumps(line).encode() + b"\n")
+            data = b""
+            while not data.endswith(b"\n"):
+                chunk = s.recv(1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+        return json.loads(data)
+    def memory(pid):
+        fields = dict(line.split(":", 1) for line in open(f"/proc/{pid}/status") if ":" in line)
+        return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+    results = []
+    for size in sizes:
+        work = tempfile.mkdtemp(prefix="chakra-rss-")
+        path = os.path.join(work, "control.sock")
+        with open(os.path.join(work, "chakra.toml"), "w") as f:
+            f.write(f'[display]\noutput = "headless"\nvt = "none"\nbacklight = "none"\nfps = 60\n[control]\nsocket = "{path}"\n')
+        daemon = subprocess.Popen([chakrad, "run", "--config", os.path.join(work, "chakra.toml"), "--headless-size", size, "--scene", "heart"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while not os.path.exists(path) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(3)
+            steps = [("start (heart)", memory(daemon.pid)[0])]
+            for scene in SCENES[1:] + ["heart"]:
+                request(path, {"cmd": "switch", "scene": scene, "transition": "cut"})
+                time.sleep(3)
+                steps.append((scene, memory(daemon.pid)[0]))
+            request(path, {"cmd": "switch", "scene": "drift", "transition": "crossfade", "duration": 2})
+            time.sleep(3)
+            request(path, {"cmd": "switch", "scene": "heart", "transition": "crossfade", "duration": 2})
+            time.sleep(3)
+            rss, peak = memory(daemon.pid)
+            steps.append(("after crossfades", rss))
+            results.append((size, steps, peak))
+        finally:
+            daemon.send_signal(signal.SIGTERM)
+            daemon.wait()
+            shutil.rmtree(work, ignore_errors=True)
+    return results
+
+
+def rss_table(results):
+    steps = [name for name, _ in results[0][1]]
+    lines = ["**Memory of the running daemon** (MB resident; headless, 60 fps)", "",
+             "| size | " + " | ".join(steps) + " | peak |", "|---|" + "---:|" * (len(steps) + 1)]
+    for size, values, peak in results:
+        lines.append(f"| {size} | " + " | ".join(f"{mb:.1f}" for _, mb in values) + f" | {peak:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
 def table(rows, counts):
     lines = []
     for threads in sorted({r["threads"] for r in rows}):
@@ -81,7 +145,7 @@ def chart(rows, path):
     sizes = sorted({(r["width"], r["height"]) for r in rows}, key=lambda s: s[0] * s[1])
     labels = [f"{w}x{h}" for w, h in sizes]
     positions = {s: i for i, s in enumerate(sizes)}
-    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=100)
+    figure, axes = plt.subplots(figsize=(8, 5.2), dpi=100)
     threads = sorted({r["threads"] for r in rows})
     colours = {"heart": "#d9534f", "drift": "#5b8def", "calm": "#3aa57a", "spiral": "#a05ad8"}
     for scene in [s for s in SCENES if any(r["scene"] == s for r in rows)]:
@@ -101,7 +165,7 @@ def chart(rows, path):
     axes.axhline(1000 / 60, color="black", linewidth=0.6)
     axes.text(0, 1000 / 60 * 1.05, "16.7 ms: 60 fps", ha="left", va="bottom", fontsize=8)
     axes.grid(True, which="both", axis="y", linewidth=0.3)
-    axes.legend(fontsize=7, ncol=2)
+    axes.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     axes.set_title("chakrad bench: ms per frame by scene and size")
     figure.tight_layout()
     figure.savefig(path)
@@ -114,6 +178,7 @@ def main():
     parser.add_argument("--size", action="append")
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--rss", action="store_true")
     parser.add_argument("--from", dest="source")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -128,10 +193,11 @@ def main():
         for scene, size in sorted({(r["scene"], f"{r['width']}x{r['height']}") for r in rows}):
             counts[(scene, size)] = instructions(args.chakrad, scene, size)
             print(f"{scene} {size}: {counts[(scene, size)] / 1e6:.1f} M instructions a frame", file=sys.stderr)
+    memory = rss_table(rss_rows(args.chakrad, args.size or SIZES)) if args.rss else ""
     cores = rows[0]["cores"] if rows else "?"
     text = (f"# chakrad bench\n\n{rows[0]['frames'] if rows else '?'} frames each, {rows[0]['format'] if rows else '?'}, "
             f"{cores} cores; medians and p99 of wall time, CPU time per frame, and the memcpy of one frame as the floor.\n\n"
-            + table(rows, counts))
+            + table(rows, counts) + ("\n" + memory if memory else ""))
     with open(os.path.join(args.out, "bench.md"), "w") as f:
         f.write(text)
     chart(rows, os.path.join(args.out, "bench.png"))
