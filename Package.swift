@@ -55,6 +55,8 @@ let package = Package(
         .systemLibrary(name: "CLinuxKernel"),
         // Header-only: the CPU's streaming store for finished frame rows.
         .systemLibrary(name: "CStreamStore"),
+        // Header-only: glibc's allocator controls (mallopt), for chakrad run.
+        .systemLibrary(name: "CAllocator"),
 
         // Pure: surfaces, geometry, coverage, paints, blur, blending, pixel formats.
         .target(name: "ChakraRaster", dependencies: ["CStreamStore"], swiftSettings: hotPath),
@@ -138,7 +140,7 @@ let package = Package(
             name: "chakrad",
             dependencies: [
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
-                "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraControl",
+                "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraControl", "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

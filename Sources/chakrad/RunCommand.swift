@@ -159,6 +159,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        AllocatorPolicy.apply()
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

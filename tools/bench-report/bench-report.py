@@ -23,8 +23,8 @@ It takes minutes per scene and size.
 
 --rss adds the daemon's memory: at each size, `chakrad run` on the
 headless output at 60 fps, its resident set (VmRSS) 3 s after start and
-3 s after a cut to each scene in turn, then after a crossfade back to the
-heart, and the peak (VmHWM).
+3 s after a cut to each scene in turn, then after crossfades to drift and
+back to the heart with three snapshots during each, and the peak (VmHWM).
 
 The chart needs matplotlib; `make bench-report` runs this script with a
 virtual environment that has it (made once in ~/.cache/chakra-bench).
@@ -94,12 +94,14 @@ def rss_rows(chakrad, sizes):
                 request(path, {"cmd": "switch", "scene": scene, "transition": "cut"})
                 time.sleep(3)
                 steps.append((scene, memory(daemon.pid)[0]))
-            request(path, {"cmd": "switch", "scene": "drift", "transition": "crossfade", "duration": 2})
-            time.sleep(3)
-            request(path, {"cmd": "switch", "scene": "heart", "transition": "crossfade", "duration": 2})
-            time.sleep(3)
+            for scene in ["drift", "heart"]:
+                request(path, {"cmd": "switch", "scene": scene, "transition": "crossfade", "duration": 2})
+                time.sleep(1)
+                for _ in range(3):
+                    request(path, {"cmd": "snapshot"})
+                time.sleep(2)
             rss, peak = memory(daemon.pid)
-            steps.append(("after crossfades", rss))
+            steps.append(("after crossfades and snapshots", rss))
             results.append((size, steps, peak))
         finally:
             daemon.send_signal(signal.SIGTERM)
