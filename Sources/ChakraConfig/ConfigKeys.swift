@@ -123,7 +123,8 @@ public enum ConfigKeys {
             config.scene.defaultScene = name
         }, write: { .string($0.scene.defaultScene) }),
         choice("scene.transition", \.scene.transition),
-        double("scene.transition_duration", \.scene.transitionDuration, in: 0...10),
+        // The same range as a switch request's duration (docs/protocol.md).
+        double("scene.transition_duration", \.scene.transitionDuration, in: 0...60),
     ]
 
     static let reduceMotion = bool("reduce_motion", \.reduceMotion)
