@@ -83,13 +83,9 @@ extension FrameLoop {
             let result = apply(change)
             answer = { reply(result) }
         case .snapshot(let reply):
-            if output.isWaitingForDisplay { return reply(.failure(.displayGone)) }
-            guard let front = output.frontBuffer() else { return reply(.failure(.noFrameYet)) }
-            reply(.success(Self.rgb(of: front)))
+            reply(frameOnScreen().map(Self.rgb(of:)))
         case .snapshotFrame(let reply):
-            if output.isWaitingForDisplay { return reply(.failure(.displayGone)) }
-            guard let front = output.frontBuffer() else { return reply(.failure(.noFrameYet)) }
-            reply(.success(FrameSnapshot(frame: Self.copy(of: front), rotation: configuration.rotation)))
+            reply(frameOnScreen().map { FrameSnapshot(frame: Self.copy(of: $0), rotation: configuration.rotation) })
         case .applyConfiguration(let loaded, let reply):
             noteActivity(now: now)
             let result = reload(loaded)
@@ -247,6 +243,13 @@ extension FrameLoop {
     }
 
     // MARK: frames for snapshots
+
+    /// What is on screen now, or why there is nothing to show.
+    func frameOnScreen() -> Result<PixelBuffer, DaemonCommandError> {
+        if output.isWaitingForDisplay { return .failure(.displayGone) }
+        guard let front = output.frontBuffer() else { return .failure(.noFrameYet) }
+        return .success(front)
+    }
 
     /// The memory as 8-bit RGB (a snapshot: allocates, on request only).
     static func rgb(of buffer: PixelBuffer) -> PNGImage.RGB {

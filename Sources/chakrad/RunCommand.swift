@@ -159,7 +159,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        AllocatorPolicy.apply()
+        let allocatorSet = AllocatorPolicy.apply()
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -167,6 +167,7 @@ struct RunCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "chakrad")
+        if !allocatorSet { logger.warning("memory: glibc refused the allocator settings (mallopt); freed frames may stay resident") }
         let loaded: LoadedConfig
         do {
             loaded = try loadConfiguration()
