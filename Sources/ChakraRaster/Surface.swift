@@ -79,6 +79,17 @@ public final class Surface: @unchecked Sendable {
         place(width: w, height: h, originX: x0, originY: y0, factor: factor)
     }
 
+    /// The grid factor for content blurred by `screenSigma` pixels: the
+    /// whole number of pixels nearest to σ / `cellsPerSigma`, at least 1.
+    /// Rounded to nearest, not down: rounding down gave small screens up to
+    /// twice the cells per σ (a σ of 4.9 px on a factor of 1 instead of 2,
+    /// four times the cells), so their cost did not shrink with their
+    /// pixels. Nearest keeps cells per σ within [⅔, 2]·`cellsPerSigma`, and
+    /// at factor 2 and above within [0.75, 1.5]·`cellsPerSigma`.
+    public static func gridFactor(screenSigma: Double, cellsPerSigma: Double) -> Int {
+        max(1, Int((screenSigma / cellsPerSigma).rounded(.toNearestOrAwayFromZero)))
+    }
+
     /// Grid points `place(covering...)` needs at most along an axis for a
     /// span of `pixels` screen pixels (max − min + 1) wherever it starts:
     /// aligning the origin down to a multiple of the factor can add one.

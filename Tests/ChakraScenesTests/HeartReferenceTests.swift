@@ -17,7 +17,7 @@ import Testing
 struct HeartReferenceTests {
     static let scene = HeartScene(width: 390, height: 844)
 
-    @Test("frame matches the Chromium reference", arguments: ["0.3", "1.0", "2.0", "7.25", "12.5", "30.0"])
+    @Test("frame matches the Chromium reference", arguments: ["0.0", "0.3", "1.0", "2.0", "7.25", "12.5", "30.0"])
     func matchesReference(time: String) throws {
         let reference = try PNGImage.read(from: TestFiles.resource("heart-ref-390x844-t\(time).png"))
         #expect(reference.width == 390 && reference.height == 844)

@@ -102,7 +102,7 @@ extension HeartLayers {
     }
 
     func gridFactor(screenSigma: Double) -> Int {
-        max(1, Int((screenSigma / cellsPerSigma).rounded(.down)))
+        Surface.gridFactor(screenSigma: screenSigma, cellsPerSigma: cellsPerSigma)
     }
 
     func drawParticle(_ index: Int, _ particle: HeartState.Particle) {
@@ -182,16 +182,23 @@ extension HeartLayers {
         if case .glowUnderShape = fill.shading {
             row.update(from: shapeCache.row(j), count: surface.width)
         } else {
-            row.update(repeating: .zero, count: surface.width)
+            // Cells outside `visible` and in the hole are clear. Only the
+            // ones read later need zeroing: the hole (its extent is scanned)
+            // and one cell either side of `visible` (the upsampling reads one
+            // column past the content).
+            if visible.lowerBound > 0 { row[visible.lowerBound - 1] = .zero }
+            if visible.upperBound < surface.width { row[visible.upperBound] = .zero }
+            let inside = hole.clamped(to: visible)
+            if !inside.isEmpty { (row + inside.lowerBound).update(repeating: .zero, count: inside.count) }
         }
         if hole.isEmpty {
-            fillCells(fill, row: row, cells: visible, x0: x0, dx: dx, y: y)
+            fillCells(fill, row: row, j: j, cells: visible, x0: x0, dx: dx, y: y)
         } else {
             // Left of the hole, then right of it (each clipped to `visible`).
             let leftEnd = max(min(hole.lowerBound, visible.upperBound), visible.lowerBound)
             let rightStart = min(max(hole.upperBound, visible.lowerBound), visible.upperBound)
-            fillCells(fill, row: row, cells: visible.lowerBound..<leftEnd, x0: x0, dx: dx, y: y)
-            fillCells(fill, row: row, cells: rightStart..<visible.upperBound, x0: x0, dx: dx, y: y)
+            fillCells(fill, row: row, j: j, cells: visible.lowerBound..<leftEnd, x0: x0, dx: dx, y: y)
+            fillCells(fill, row: row, j: j, cells: rightStart..<visible.upperBound, x0: x0, dx: dx, y: y)
         }
         if case .glowUnderShape = fill.shading {
             surface.updateRowExtent(j, threshold: fill.threshold)
@@ -201,20 +208,28 @@ extension HeartLayers {
         }
     }
 
+    /// Grid row j of the glow's scratch (rows are filled by several threads).
+    private func glowRow(_ j: Int) -> UnsafeMutablePointer<RGBA> { glowScratch.pixels + j * above.width }
+
+    /// The table's values for `cells` of grid row j (four a step), then the
+    /// fill's shading: under the glow, the row holds the shape already.
     @inline(__always)
-    private func fillCells(_ fill: OverlayFill, row: UnsafeMutablePointer<RGBA>, cells: Range<Int>, x0: Float, dx: Float, y: Float) {
-        let table = fill.table
+    private func fillCells(_ fill: OverlayFill, row: UnsafeMutablePointer<RGBA>, j: Int, cells: Range<Int>, x0: Float, dx: Float, y: Float) {
+        if case .glowUnderShape = fill.shading {
+            fill.table.evaluate(into: glowRow(j), cells: cells, x0: x0, dx: dx, y: y)
+        } else {
+            fill.table.evaluate(into: row, cells: cells, x0: x0, dx: dx, y: y)
+        }
         switch fill.shading {
         case .plain:
-            for i in cells { row[i] = table.value(normalizedX: x0 + Float(i) * dx, y: y) }
+            break
         case .tinted(let color):
-            for i in cells { row[i] = color * table.value(normalizedX: x0 + Float(i) * dx, y: y).w }
+            for i in cells { row[i] = color * row[i].w }
         case .brightened(let k):
-            for i in cells { row[i] = Colors.brightness(table.value(normalizedX: x0 + Float(i) * dx, y: y), k) }
+            for i in cells { row[i] = Colors.brightness(row[i], k) }
         case .glowUnderShape(let k, let opacity):
-            for i in cells {
-                row[i] = Colors.over(row[i], Colors.brightness(table.value(normalizedX: x0 + Float(i) * dx, y: y), k) * opacity)
-            }
+            let glow = glowRow(j)
+            for i in cells { row[i] = Colors.over(row[i], Colors.brightness(glow[i], k) * opacity) }
         }
     }
 

@@ -14,7 +14,7 @@ extension HeartLayers {
         for step in 0..<steps {
             let s = 0.6 + (10 - 0.6) * Double(step) / Double(steps)
             let sNext = 0.6 + (10 - 0.6) * Double(step + 1) / Double(steps)
-            let f = max(1, Int((R.blur * layout.u * s / cellsPerSigma).rounded(.down)))
+            let f = Surface.gridFactor(screenSigma: R.blur * layout.u * s, cellsPerSigma: cellsPerSigma)
             let spanX = min(width, Int((2 * table.reach * R.semiAxes.x * layout.u * sNext).rounded(.up)) + 3)
             let spanY = min(height, Int((2 * table.reach * R.semiAxes.y * layout.u * sNext).rounded(.up)) + 3)
             maxW = max(maxW, Surface.gridExtent(pixels: spanX, factor: f))

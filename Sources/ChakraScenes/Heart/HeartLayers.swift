@@ -23,6 +23,8 @@ final class HeartLayers: @unchecked Sendable {
     /// Glow with the (static) heart shape over it, on the shape's grid.
     let above: Surface
     let shapeCache: Surface
+    /// The glow's values before they go under the shape, row by row of `above`.
+    let glowScratch: Surface
     let center: Surface
     var ringVisible = false
 
@@ -45,7 +47,7 @@ final class HeartLayers: @unchecked Sendable {
         self.height = height
         u = layout.u
         self.cellsPerSigma = cellsPerSigma
-        func factor(_ sigmaDesign: Double) -> Int { max(1, Int((sigmaDesign * layout.u / cellsPerSigma).rounded(.down))) }
+        func factor(_ sigmaDesign: Double) -> Int { Surface.gridFactor(screenSigma: sigmaDesign * layout.u, cellsPerSigma: cellsPerSigma) }
 
         // Base and mist share one grid lattice (origin multiples of the factor).
         let baseFactor = factor(P.Bands.blur)
@@ -96,6 +98,7 @@ final class HeartLayers: @unchecked Sendable {
         placeAround(above, halfX: glowHalf.x, halfY: glowHalf.y, factor: aboveFactor)
         shapeCache = Surface(capacityWidth: above.width, capacityHeight: above.height)
         shapeCache.place(width: above.width, height: above.height, originX: above.originX, originY: above.originY, factor: aboveFactor)
+        glowScratch = Surface(capacityWidth: above.width, capacityHeight: above.height)
 
         centerTable = Self.centerTable()
         let centerFactor = factor(4)
