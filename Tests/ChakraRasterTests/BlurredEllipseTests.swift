@@ -143,4 +143,32 @@ struct BlurredEllipseTests {
         #expect(outer.w > BlurredEllipse.clearLevel)
         if ellipse.clearInside > 0 { #expect(ellipse.value(normalizedX: ellipse.clearInside + 0.05, y: 0).w > BlurredEllipse.clearLevel) }
     }
+
+    @Test("evaluate(into:) writes exactly value(normalizedX:y:) for each cell, circles and ellipses, with 1-3 cells left over",
+          arguments: [(20.0, 20.0), (20.0, 22.0)])
+    func batchMatchesSingle(axes: (Double, Double)) {
+        let stops = GradientStops([GradientStop(0, Self.color), GradientStop(0.6, RGBA(0.1, 0.2, 0.3, 0.4)), GradientStop(1, .zero)])
+        let ellipse = BlurredEllipse(stops: stops, semiAxisX: axes.0, semiAxisY: axes.1, sigmaLevels: [3])
+        let width = 64
+        let row = UnsafeMutablePointer<RGBA>.allocate(capacity: width)
+        defer { row.deallocate() }
+        let sentinel = RGBA(9, 9, 9, 9)
+        // Ranges of every length mod 4, starting at different lanes; one
+        // reaching past the table's end (clamped there) and one through the centre.
+        for (cells, x0, dx, y) in [(3..<4, Float(-0.3), Float(0.05), Float(0.2)), (5..<11, -1.6, 0.11, 0.0), (0..<33, -2.0, 0.125, 0.4),
+                                    (7..<62, -9.0, 0.3, 1.1), (10..<40, -0.2, 0.0125, 0)] {
+            row.initialize(repeating: sentinel, count: width)
+            ellipse.evaluate(into: row, cells: cells, x0: x0, dx: dx, y: y)
+            for i in 0..<width {
+                if cells.contains(i) {
+                    let expected = ellipse.value(normalizedX: x0 + Float(i) * dx, y: y)
+                    let d: RGBA = row[i] - expected
+                    let error = max(max(abs(d.x), abs(d.y)), max(abs(d.z), abs(d.w)))
+                    #expect(error < 2e-6, "cell \(i) of \(cells): \(row[i]) against \(expected)")
+                } else {
+                    #expect(row[i] == sentinel, "cell \(i) outside \(cells) was written")
+                }
+            }
+        }
+    }
 }
