@@ -39,7 +39,7 @@ final class SoftDiscLayer: @unchecked Sendable {
         hide()
     }
 
-    static func factor(blur: Double, cellsPerSigma: Double) -> Int { max(1, Int((blur / cellsPerSigma).rounded(.down))) }
+    static func factor(blur: Double, cellsPerSigma: Double) -> Int { Surface.gridFactor(screenSigma: blur, cellsPerSigma: cellsPerSigma) }
 
     func hide() {
         surface.place(width: 1, height: 1, originX: 0, originY: 0, factor: 1)

@@ -25,7 +25,7 @@ final class CalmLayers: BasePainter, @unchecked Sendable {
         u = layout.u
         self.blobsShown = blobsShown
         let sharpestBlur = P.blobs.map(\.blur).min()!
-        let factor = max(1, Int((sharpestBlur * u / cellsPerSigma).rounded(.down)))
+        let factor = Surface.gridFactor(screenSigma: sharpestBlur * u, cellsPerSigma: cellsPerSigma)
         base = Surface(capacityWidth: Surface.gridExtent(pixels: width, factor: factor),
                        capacityHeight: Surface.gridExtent(pixels: height, factor: factor))
         base.place(coveringMinX: 0, minY: 0, maxX: width - 1, maxY: height - 1, factor: factor)

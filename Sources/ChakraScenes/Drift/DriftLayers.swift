@@ -42,7 +42,7 @@ final class DriftLayers: BasePainter, @unchecked Sendable {
         layout = DesignLayout(width: width, height: height)
         u = layout.u
         let sharpestBlur = P.floats.map(\.blur).min()!
-        let factor = max(1, Int((sharpestBlur * u / cellsPerSigma).rounded(.down)))
+        let factor = Surface.gridFactor(screenSigma: sharpestBlur * u, cellsPerSigma: cellsPerSigma)
         base = Surface(capacityWidth: Surface.gridExtent(pixels: width, factor: factor),
                        capacityHeight: Surface.gridExtent(pixels: height, factor: factor))
         base.place(coveringMinX: 0, minY: 0, maxX: width - 1, maxY: height - 1, factor: factor)
