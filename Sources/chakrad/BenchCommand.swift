@@ -35,6 +35,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "One JSON object a line per scene, size and thread count (for tools: make bench-report).")
     var json = false
 
+    @Flag(help: "Start frames 1/60 s apart and sleep between them, as the daemon does, instead of back to back: the difference is what waking from idle costs a frame (cold caches, clocks), apart from the drawing.")
+    var paced = false
+
     func validate() throws {
         guard frames >= 10 else { throw ValidationError("--frames must be at least 10") }
         guard PixelFormat(rawValue: format.uppercased()) != nil else {
@@ -71,7 +74,7 @@ struct BenchCommand: ParsableCommand {
                         renderer = made
                     }
                     let frame = FrameBuffer(width: screen.width, height: screen.height, format: pixelFormat)
-                    let times = BenchReport.measure(frames: frames) { index in
+                    let times = BenchReport.measure(frames: frames, period: paced ? 1.0 / 60 : nil) { index in
                         // Advancing scene times at 60 fps, starting a little in so every layer is moving.
                         renderer.render(time: start + Double(index) / 60, into: frame.pixels)
                     }
@@ -95,11 +98,18 @@ enum BenchReport {
         var cpuPerFrame: Double
     }
 
-    static func measure(frames: Int, _ body: (Int) -> Void) -> Times {
+    /// `period`: frames start that many seconds apart, sleeping in between.
+    static func measure(frames: Int, period: Double? = nil, _ body: (Int) -> Void) -> Times {
         for index in 0..<10 { body(index) }   // warm caches and tables
         var wall = [Double](repeating: 0, count: frames)
         let cpuStart = cpuSeconds()
+        let first = DispatchTime.now().uptimeNanoseconds
         for index in 0..<frames {
+            if let period {
+                let due = first + UInt64(Double(index) * period * 1e9)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if due > now { usleep(UInt32((due - now) / 1000)) }
+            }
             let start = DispatchTime.now().uptimeNanoseconds
             body(index)
             wall[index] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
