@@ -166,11 +166,10 @@ public final class ControlService: ControlHandler {
             case .failure(let error):
                 reply(.failure(Self.error(error)))
             case .success(let frame):
-                let image = frame.rgb()
                 do {
-                    let png = try PNGImage.encode(image)
+                    let image = try frame.consumedIntoPNG()
                     reply(.success(["format": "png", "width": .int(image.width), "height": .int(image.height),
-                                    "png": .string(Data(png).base64EncodedString())]))
+                                    "png": .string(Data(image.png).base64EncodedString())]))
                 } catch {
                     reply(.failure(ControlError(.internal, "\(error)")))
                 }

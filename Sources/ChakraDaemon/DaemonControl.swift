@@ -130,6 +130,30 @@ public struct FrameSnapshot: Sendable {
     public func rgb() -> PNGImage.RGB {
         FrameLoop.rgb(of: frame.pixels.rotated(rotation))
     }
+
+    /// The frame as a PNG (8-bit RGB, as `rgb()`). An unrotated frame of
+    /// 4-byte pixels is turned into RGB inside its own memory (each pixel's
+    /// three bytes land at or before where it was read), so a 1920x1080
+    /// snapshot needs no second 6 MB picture; the copy is spent after this.
+    public func consumedIntoPNG() throws -> (width: Int, height: Int, png: [UInt8]) {
+        let buffer = frame.pixels
+        guard rotation == .none, buffer.format.bytesPerPixel == 4 else {
+            let image = rgb()
+            return (image.width, image.height, try PNGImage.encode(image))
+        }
+        let rgb = buffer.base.assumingMemoryBound(to: UInt8.self)
+        var target = 0
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width {
+                let c = buffer.rgb(x: x, y: y)
+                rgb[target] = c.x
+                rgb[target + 1] = c.y
+                rgb[target + 2] = c.z
+                target += 3
+            }
+        }
+        return (buffer.width, buffer.height, try PNGImage.encode(rgb: buffer.base, width: buffer.width, height: buffer.height))
+    }
 }
 
 /// The thread-safe door into the frame loop: any thread may `send` a

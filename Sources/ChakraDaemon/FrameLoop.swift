@@ -38,10 +38,8 @@ final class FrameLoop {
     var meter = FrameRateMeter()
     /// Drawing times of the last frames, for `status`.
     var frameTimes = FrameTimes()
-    /// The crossfade in progress, and memory kept for the next one
-    /// (FrameLoop+Transition).
+    /// The crossfade in progress, with its frames (FrameLoop+Transition).
     var sceneChange: SceneChange?
-    var keptTransitionFrames: TransitionFrames?
     /// The ambient scene `spiral start` came from, to go back to when the
     /// exercise ends or is cancelled (FrameLoop+Spiral).
     var spiralReturnScene: String?

@@ -39,25 +39,28 @@ public enum PNGImage {
 
     /// The PNG file's bytes, in memory (snapshots over the control socket).
     public static func encode(_ image: RGB) throws -> [UInt8] {
+        try image.bytes.withUnsafeBytes { try encode(rgb: $0.baseAddress!, width: image.width, height: image.height) }
+    }
+
+    /// The same from tightly packed RGB rows in memory the caller owns (a
+    /// frame converted in place, with no second copy of the picture).
+    public static func encode(rgb pixels: UnsafeRawPointer, width: Int, height: Int) throws -> [UInt8] {
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)
-        png.width = UInt32(image.width)
-        png.height = UInt32(image.height)
+        png.width = UInt32(width)
+        png.height = UInt32(height)
         png.format = UInt32(PNG_FORMAT_RGB)
         // First the size it needs (no memory given), then the bytes.
         var size = 0
-        let sized = image.bytes.withUnsafeBytes { bytes in
-            png_image_write_to_memory(&png, nil, &size, 0, bytes.baseAddress, Int32(image.width * 3), nil)
-        }
+        let sized = png_image_write_to_memory(&png, nil, &size, 0, pixels, Int32(width * 3), nil)
         guard sized != 0, size > 0 else { throw Failure(description: "cannot encode PNG: \(message(of: &png))") }
         var out = [UInt8](repeating: 0, count: size)
         let ok = out.withUnsafeMutableBytes { target in
-            image.bytes.withUnsafeBytes { bytes in
-                png_image_write_to_memory(&png, target.baseAddress, &size, 0, bytes.baseAddress, Int32(image.width * 3), nil)
-            }
+            png_image_write_to_memory(&png, target.baseAddress, &size, 0, pixels, Int32(width * 3), nil)
         }
         guard ok != 0 else { throw Failure(description: "cannot encode PNG: \(message(of: &png))") }
-        return Array(out.prefix(size))
+        out.removeLast(out.count - size)   // in place: no second copy
+        return out
     }
 
     /// Decodes PNG bytes to 8-bit RGB.
