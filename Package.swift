@@ -3,7 +3,7 @@
 //
 // The module split follows the OS boundary: the pure modules (ChakraRaster,
 // ChakraMotion, ChakraScenes) link no C library and make no system calls
-// (ChakraRaster's one C import, CStreamStore, is a CPU instruction), so
+// (ChakraRaster's C imports, CStreamStore and CLanes, are CPU instructions), so
 // everything above the kernel is unit-testable on any machine.
 import PackageDescription
 
@@ -55,11 +55,12 @@ let package = Package(
         .systemLibrary(name: "CLinuxKernel"),
         // Header-only: the CPU's streaming store for finished frame rows.
         .systemLibrary(name: "CStreamStore"),
+        .systemLibrary(name: "CLanes"),
         // Header-only: glibc's allocator controls (mallopt), for chakrad run.
         .systemLibrary(name: "CAllocator"),
 
         // Pure: surfaces, geometry, coverage, paints, blur, blending, pixel formats.
-        .target(name: "ChakraRaster", dependencies: ["CStreamStore"], swiftSettings: hotPath),
+        .target(name: "ChakraRaster", dependencies: ["CStreamStore", "CLanes"], swiftSettings: hotPath),
         // Pure: timing curves, keyframes, springs.
         .target(name: "ChakraMotion"),
         // Pure: the scenes, each a function of time drawing through ChakraRaster.

@@ -5,8 +5,8 @@
 // factor's interval. Done per screen row, that setup is paid f times for
 // each grid row. Expanding each grid row once into screen pixels and then
 // interpolating vertically between two expanded rows pays it once: the
-// vertical step is a plain weighted sum of two planar rows, four pixels per
-// vector, whatever the factor.
+// vertical step is a plain weighted sum of two planar rows, eight pixels
+// per vector, whatever the factor.
 
 /// Names one frame's surface contents: rows expanded under another token are
 /// stale. `FrameCompositor.beginFrame()` hands out a new one per frame.
@@ -16,23 +16,21 @@ public struct FrameToken: Equatable, Sendable {
 }
 
 /// One overlay grid row expanded to screen pixels: planar, premultiplied,
-/// with alpha. Zero everywhere but its two parts (pixel ranges; the second
-/// is past a ring's hole, and either may be empty), so the blend may read
-/// whole groups of four anywhere in the row.
+/// 16-bit fixed point with colour at twice `FixedRow.one` (one bit more
+/// precision for the products of the blend) and alpha in Q15 (32767 = 1).
+/// Zero everywhere but its two parts (pixel ranges; the second is past a
+/// ring's hole, and either may be empty), so the blend may read whole
+/// groups of eight anywhere in the row.
 final class ExpandedRow {
-    let red, green, blue, alpha: UnsafeMutablePointer<Float>
+    let red, green, blue, alpha: UnsafeMutablePointer<Int16>
     /// Which grid row of which frame this holds.
     var row = -1
     var frame = FrameToken.none
     private var parts = (0..<0, 0..<0)
 
     init(width: Int) {
-        let n = PlanarRow.paddedLength(width)
-        func channel() -> UnsafeMutablePointer<Float> {
-            UnsafeMutableRawPointer.allocate(byteCount: n * MemoryLayout<Float>.stride, alignment: 16)
-                .initializeMemory(as: Float.self, repeating: 0, count: n)
-        }
-        (red, green, blue, alpha) = (channel(), channel(), channel(), channel())
+        (red, green, blue, alpha) = (FixedRow.allocateLanes(width), FixedRow.allocateLanes(width),
+                                     FixedRow.allocateLanes(width), FixedRow.allocateLanes(width))
     }
 
     deinit {
@@ -42,16 +40,16 @@ final class ExpandedRow {
         alpha.deallocate()
     }
 
-    /// Groups of four that may hold colour: [start, end), empty when
+    /// Groups of eight that may hold colour: [start, end), empty when
     /// start ≥ end.
-    var start: Int { (parts.0.isEmpty ? parts.1.lowerBound : parts.0.lowerBound) & ~3 }
+    var start: Int { (parts.0.isEmpty ? parts.1.lowerBound : parts.0.lowerBound) & ~7 }
     var end: Int {
         let last = parts.1.isEmpty ? parts.0 : parts.1
-        return last.isEmpty ? 0 : ((last.upperBound - 1) | 3) + 1
+        return last.isEmpty ? 0 : ((last.upperBound - 1) | 7) + 1
     }
     /// Groups all zero between the two parts; empty when holeStart ≥ holeEnd.
-    var holeStart: Int { parts.0.isEmpty || parts.1.isEmpty ? 0 : (parts.0.upperBound + 3) & ~3 }
-    var holeEnd: Int { parts.0.isEmpty || parts.1.isEmpty ? 0 : parts.1.lowerBound & ~3 }
+    var holeStart: Int { parts.0.isEmpty || parts.1.isEmpty ? 0 : (parts.0.upperBound + 7) & ~7 }
+    var holeEnd: Int { parts.0.isEmpty || parts.1.isEmpty ? 0 : parts.1.lowerBound & ~7 }
 
     /// About to write `first` and `second` (ordered, disjoint): zeroes what
     /// the previous row left outside them. Consecutive grid rows have
@@ -62,11 +60,11 @@ final class ExpandedRow {
         parts = (first, second)
     }
 
-    /// `expand` may write up to three pixels past a part's end: zero those
+    /// `expand` may write up to seven pixels past a part's end: zero those
     /// before `limit` (where the next part starts).
     @inline(__always)
     func clearSpill(after last: Int, before limit: Int) {
-        zero(last + 1, min((last | 3) + 1, limit))
+        zero(last + 1, min((last | 7) + 1, limit))
     }
 
     private func zero(_ old: Range<Int>, except a: Range<Int>, _ b: Range<Int>) {

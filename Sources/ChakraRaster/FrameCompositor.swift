@@ -7,23 +7,24 @@
 // overlay has content, then dithers and packs the row into the output
 // format. Rows are split across threads; each thread has its own scratch.
 //
-// Bilinear upsampling runs grid interval by grid interval: within one
-// interval the colour is linear in x, so it advances by a constant step
-// (forward differencing). Rows are planar (`PlanarRow`) and every loop
-// handles four pixels per step: one vector add per channel advances four
-// pixels. An interval's last group of four may run past its end; the next
+// Rows are planar 16-bit fixed point (`FixedRow`) and every loop handles
+// eight pixels per step. Bilinear upsampling runs grid interval by grid
+// interval: within one interval the colour is linear in x, a + d·k/f at
+// pixel k, so a group of eight is one high-half multiply and one add per
+// channel (the fractions k/f in Q15 lanes advance by eight steps a group).
+// An interval's last group of eight may run past its end; the next
 // interval, written after it, overwrites those pixels, and the rows are
 // padded for the last one. The base is expanded this way per output row.
 // Overlays are expanded per grid row instead (`ExpandedRows`: the interval
 // setup is then paid once per grid row, not once per output row) with
-// transparent pixels around them up to whole groups of four; an output row
+// transparent pixels around them up to whole groups of eight; an output row
 // blends the vertical interpolation of two expanded rows group by group:
 // blending a transparent pixel changes nothing, so the blend needs no edge
 // cases.
 //
 // Pixel indices in the inner loops advance with &+=: they are bounded by the
 // row width and cannot overflow, and the overflow check would be one more
-// instruction per group of four.
+// instruction per group.
 
 /// Paints sharp, screen-resolution content (a stroke, text) straight into
 /// the float row of the final pass, over the base and under the overlays:
@@ -32,21 +33,21 @@
 /// several threads at once for different rows; it must write only pixels
 /// [0, width) of the row it is given and keep it opaque (source-over).
 public protocol SharpRowPainter: AnyObject {
-    func paint(row: PlanarRow, y: Int, width: Int)
+    func paint(row: FixedRow, y: Int, width: Int)
 }
 
 public final class FrameCompositor: @unchecked Sendable {
-    /// Per-thread scratch: the float row, one grid row, a packed row for
-    /// rotated outputs, and the overlays' expanded rows.
+    /// Per-thread scratch: the fixed-point row, one grid row, a packed row
+    /// for rotated outputs, and the overlays' expanded rows.
     final class Scratch {
-        let row: PlanarRow
+        let row: FixedRow
         let gridRow: UnsafeMutablePointer<RGBA>
         let packed: UnsafeMutableRawPointer
         /// Per overlay index, its last two grid rows at screen resolution.
         let expanded: [ExpandedRows]
         init(width: Int, gridWidth: Int, overlays: Int) {
             expanded = (0..<overlays).map { _ in ExpandedRows(width: width) }
-            row = .allocate(capacity: width)
+            row = FixedRow.allocate(capacity: width)
             gridRow = .allocate(capacity: gridWidth + 2)
             gridRow.initialize(repeating: .zero, count: gridWidth + 2)
             packed = .allocate(byteCount: width * 4, alignment: 16)
@@ -59,10 +60,9 @@ public final class FrameCompositor: @unchecked Sendable {
     }
 
     public let maxWidth: Int
-    /// (0, 1, 2, 3), read from memory: as a literal the optimiser folds it
-    /// into each product and scalarises the per-interval setup (3× the
-    /// instructions).
-    private let laneRamp = SIMD4<Float>(0, 1, 2, 3)
+    /// (0, 1, ..., 7), read from memory: as a literal the optimiser folds
+    /// it into each product and scalarises the per-interval setup.
+    private let laneRamp = SIMD8<Int16>(0, 1, 2, 3, 4, 5, 6, 7)
     private let scratch: [Scratch]
 
     /// `maxGridWidth` bounds every surface's width; `threads` the number of
@@ -153,47 +153,90 @@ public final class FrameCompositor: @unchecked Sendable {
         let ok = interpolateRows(base, y: y, first: 0, last: base.width - 1, into: s.gridRow)
         precondition(ok, "base must cover the screen")
         s.gridRow[base.width] = s.gridRow[base.width - 1]
-        expand(s.gridRow, originX: base.originX, factor: f, from: 0, through: width - 1,
-               red: s.row.red, green: s.row.green, blue: s.row.blue, alpha: nil)
+        expandBase(s.gridRow, originX: base.originX, factor: f, through: width - 1, into: s.row)
     }
 
-    /// Writes the bilinear upsample of interpolated grid row `grid` for
-    /// screen pixels [xStart, xEnd] into planar channels (alpha too unless
-    /// nil). Groups of four may spill up to three pixels past xEnd.
+    /// 1/f in Q15 (32768 wraps for f = 1: there every lane past the first
+    /// is spill), spread over the lanes.
     @inline(__always)
-    private func expand(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, from xStart: Int, through xEnd: Int,
-                        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
-                        blue: UnsafeMutablePointer<Float>, alpha: UnsafeMutablePointer<Float>?) {
-        let invF = 1 / Float(f)
-        let ramp = laneRamp
-        var x = xStart
-        var i = (xStart - originX) / f
-        var k = (xStart - originX) - i * f
+    private func fractionSteps(factor f: Int) -> SIMD8<Int16> {
+        SIMD8(repeating: Int16(truncatingIfNeeded: (32768 + f / 2) / f))
+    }
+
+    /// The fractions k/f, (k + 1)/f, ... (k + 7)/f of a grid interval in Q15
+    /// lanes. Lanes at or past the interval's end wrap around; they are
+    /// spill, overwritten after.
+    @inline(__always)
+    private func fractions(_ steps: SIMD8<Int16>, from k: Int) -> SIMD8<Int16> {
+        (laneRamp &+ SIMD8(repeating: Int16(truncatingIfNeeded: k))) &* steps
+    }
+
+    /// The opaque base's interpolated grid row `grid` upsampled over screen
+    /// pixels [0, xEnd] into the row (8.6 fixed point: a + (2d·k/f) >> 1, the
+    /// difference doubled so the product keeps every bit). Groups of eight
+    /// may spill up to seven pixels past xEnd.
+    @inline(__always)
+    private func expandBase(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, through xEnd: Int, into row: FixedRow) {
+        let scale = SIMD4<Float>(repeating: FixedRow.one)
+        let steps = fractionSteps(factor: f), advance = steps &<< 3
+        var x = 0
+        var i = -originX / f
+        var k = -originX - i * f
         while x <= xEnd {
-            let lanes = LaneRamps(from: grid[i], to: grid[i + 1], invF: invF, offsets: ramp + Float(k))
-            var r = lanes.red, g = lanes.green, b = lanes.blue
+            let a = roundedLanes(grid[i] * scale), d = (roundedLanes(grid[i + 1] * scale) &- a) &<< 1
+            let (ar, ag, ab) = (spread(a.x), spread(a.y), spread(a.z))
+            let (dr, dg, db) = (spread(d.x), spread(d.y), spread(d.z))
+            var q = fractions(steps, from: k)
             let n = min(f - k, xEnd - x + 1)
             var m = 0
-            if let alpha {
-                var w = lanes.alpha
-                while m < n {
-                    storeLanes(r, red + x + m); storeLanes(g, green + x + m)
-                    storeLanes(b, blue + x + m); storeLanes(w, alpha + x + m)
-                    r += lanes.redStep; g += lanes.greenStep; b += lanes.blueStep; w += lanes.alphaStep
-                    m &+= 4
-                }
-            } else {
-                while m < n {
-                    storeLanes(r, red + x + m); storeLanes(g, green + x + m); storeLanes(b, blue + x + m)
-                    r += lanes.redStep; g += lanes.greenStep; b += lanes.blueStep
-                    m &+= 4
-                }
+            while m < n {
+                storeLanes(ar &+ mulhi(dr, q), row.red + x + m)
+                storeLanes(ag &+ mulhi(dg, q), row.green + x + m)
+                storeLanes(ab &+ mulhi(db, q), row.blue + x + m)
+                q &+= advance
+                m &+= 8
             }
             x &+= n
             i += 1
             k = 0
         }
     }
+
+    /// Overlay grid row `grid` upsampled over screen pixels [xStart, xEnd]
+    /// into an expanded row: colour at twice `FixedRow.one`, alpha in Q15,
+    /// a + (d·k/f >> 1) << 1 (d fits 16 bits only undoubled). Groups of
+    /// eight may spill up to seven pixels past xEnd.
+    @inline(__always)
+    private func expandOverlay(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, from xStart: Int, through xEnd: Int,
+                               into row: ExpandedRow) {
+        let scale = SIMD4<Float>(2 * FixedRow.one, 2 * FixedRow.one, 2 * FixedRow.one, 32767)
+        let steps = fractionSteps(factor: f), advance = steps &<< 3
+        var x = xStart
+        var i = (xStart - originX) / f
+        var k = (xStart - originX) - i * f
+        while x <= xEnd {
+            let a = roundedLanes(grid[i] * scale), d = roundedLanes(grid[i + 1] * scale) &- a
+            let (ar, ag, ab, aa) = (spread(a.x), spread(a.y), spread(a.z), spread(a.w))
+            let (dr, dg, db, da) = (spread(d.x), spread(d.y), spread(d.z), spread(d.w))
+            var q = fractions(steps, from: k)
+            let n = min(f - k, xEnd - x + 1)
+            var m = 0
+            while m < n {
+                storeLanes(ar &+ (mulhi(dr, q) &<< 1), row.red + x + m)
+                storeLanes(ag &+ (mulhi(dg, q) &<< 1), row.green + x + m)
+                storeLanes(ab &+ (mulhi(db, q) &<< 1), row.blue + x + m)
+                storeLanes(aa &+ (mulhi(da, q) &<< 1), row.alpha + x + m)
+                q &+= advance
+                m &+= 8
+            }
+            x &+= n
+            i += 1
+            k = 0
+        }
+    }
+
+    @inline(__always)
+    private func spread(_ lane: Int32) -> SIMD8<Int16> { SIMD8(repeating: Int16(truncatingIfNeeded: lane)) }
 
     /// Blends overlay `k` at screen row y: the vertical interpolation of
     /// its two grid rows around y, each already expanded to screen pixels
@@ -244,22 +287,20 @@ public final class FrameCompositor: @unchecked Sendable {
         }
         row.prepare(left, right)
         if !left.isEmpty {
-            expand(s.gridRow, originX: originX, factor: f, from: left.lowerBound, through: left.upperBound - 1,
-                   red: row.red, green: row.green, blue: row.blue, alpha: row.alpha)
+            expandOverlay(s.gridRow, originX: originX, factor: f, from: left.lowerBound, through: left.upperBound - 1, into: row)
             row.clearSpill(after: left.upperBound - 1, before: right.isEmpty ? .max : right.lowerBound)
         }
         if !right.isEmpty {
-            expand(s.gridRow, originX: originX, factor: f, from: right.lowerBound, through: right.upperBound - 1,
-                   red: row.red, green: row.green, blue: row.blue, alpha: row.alpha)
+            expandOverlay(s.gridRow, originX: originX, factor: f, from: right.lowerBound, through: right.upperBound - 1, into: row)
             row.clearSpill(after: right.upperBound - 1, before: .max)
         }
     }
 
-    /// Source-over of `wa`·a + `wb`·b (premultiplied) on the float row, in
-    /// whole groups of four over the union of the rows' extents, skipping
-    /// groups inside both holes (zero there).
+    /// Source-over of `wa`·a + `wb`·b (premultiplied) on the row, in whole
+    /// groups of eight over the union of the rows' extents, skipping groups
+    /// inside both holes (zero there).
     @inline(__always)
-    private func blend(_ a: ExpandedRow, weight wa: Float, _ b: ExpandedRow?, weight wb: Float, into row: PlanarRow) {
+    private func blend(_ a: ExpandedRow, weight wa: Float, _ b: ExpandedRow?, weight wb: Float, into row: FixedRow) {
         var lo = a.start, hi = a.end
         var skipLo = a.holeStart, skipHi = a.holeEnd
         if let b, b.start < b.end {
@@ -279,54 +320,53 @@ public final class FrameCompositor: @unchecked Sendable {
         }
     }
 
+    /// Per group: colour = a·wa + b·wb (expanded colour is doubled, so the
+    /// high half of the product is colour·weight at row scale), alpha the
+    /// same, and the row's pixel d times 1 − alpha as d − ⌈d·alpha⌉
+    /// (the high half of 2d times −alpha, which rounds down): a transparent
+    /// pixel leaves d exactly and an opaque one removes it exactly, where
+    /// d·(1 − alpha) with 1 − alpha in Q15 (whose 1 is 32767/32768) would
+    /// lose a unit at each. An overlay at full weight (opacity 1, on a grid
+    /// row) adds its colour unrounded: exact colours stay exact.
     @inline(__always)
-    private func blendGroups(_ a: ExpandedRow, _ wa: Float, _ b: ExpandedRow?, _ wb: Float, from lo: Int, to hi: Int, into row: PlanarRow) {
-        let one = SIMD4<Float>(repeating: 1)
+    private func blendGroups(_ a: ExpandedRow, _ wa: Float, _ b: ExpandedRow?, _ wb: Float, from lo: Int, to hi: Int, into row: FixedRow) {
+        let zero = SIMD8<Int16>()
+        let weightA = q15(wa)
         var x = lo
         if let b {
+            let weightB = q15(wb)
             while x < hi {
-                let alpha = loadLanes(a.alpha + x) * wa + loadLanes(b.alpha + x) * wb
-                let keep = one - alpha
-                storeLanes(loadLanes(a.red + x) * wa + loadLanes(b.red + x) * wb + loadLanes(row.red + x) * keep, row.red + x)
-                storeLanes(loadLanes(a.green + x) * wa + loadLanes(b.green + x) * wb + loadLanes(row.green + x) * keep, row.green + x)
-                storeLanes(loadLanes(a.blue + x) * wa + loadLanes(b.blue + x) * wb + loadLanes(row.blue + x) * keep, row.blue + x)
-                x &+= 4
+                let negAlpha = zero &- ((mulhi(loadLanes(a.alpha + x), weightA) &+ mulhi(loadLanes(b.alpha + x), weightB)) &<< 1)
+                var d = loadLanes(row.red + x)
+                storeLanes(mulhi(loadLanes(a.red + x), weightA) &+ mulhi(loadLanes(b.red + x), weightB) &+ d &+ mulhi(d &+ d, negAlpha), row.red + x)
+                d = loadLanes(row.green + x)
+                storeLanes(mulhi(loadLanes(a.green + x), weightA) &+ mulhi(loadLanes(b.green + x), weightB) &+ d &+ mulhi(d &+ d, negAlpha), row.green + x)
+                d = loadLanes(row.blue + x)
+                storeLanes(mulhi(loadLanes(a.blue + x), weightA) &+ mulhi(loadLanes(b.blue + x), weightB) &+ d &+ mulhi(d &+ d, negAlpha), row.blue + x)
+                x &+= 8
+            }
+        } else if wa >= 1 {
+            while x < hi {
+                let negAlpha = zero &- loadLanes(a.alpha + x)
+                var d = loadLanes(row.red + x)
+                storeLanes((loadLanes(a.red + x) &>> 1) &+ d &+ mulhi(d &+ d, negAlpha), row.red + x)
+                d = loadLanes(row.green + x)
+                storeLanes((loadLanes(a.green + x) &>> 1) &+ d &+ mulhi(d &+ d, negAlpha), row.green + x)
+                d = loadLanes(row.blue + x)
+                storeLanes((loadLanes(a.blue + x) &>> 1) &+ d &+ mulhi(d &+ d, negAlpha), row.blue + x)
+                x &+= 8
             }
         } else {
             while x < hi {
-                let keep = one - loadLanes(a.alpha + x) * wa
-                storeLanes(loadLanes(a.red + x) * wa + loadLanes(row.red + x) * keep, row.red + x)
-                storeLanes(loadLanes(a.green + x) * wa + loadLanes(row.green + x) * keep, row.green + x)
-                storeLanes(loadLanes(a.blue + x) * wa + loadLanes(row.blue + x) * keep, row.blue + x)
-                x &+= 4
+                let negAlpha = zero &- (mulhi(loadLanes(a.alpha + x), weightA) &<< 1)
+                var d = loadLanes(row.red + x)
+                storeLanes(mulhi(loadLanes(a.red + x), weightA) &+ d &+ mulhi(d &+ d, negAlpha), row.red + x)
+                d = loadLanes(row.green + x)
+                storeLanes(mulhi(loadLanes(a.green + x), weightA) &+ d &+ mulhi(d &+ d, negAlpha), row.green + x)
+                d = loadLanes(row.blue + x)
+                storeLanes(mulhi(loadLanes(a.blue + x), weightA) &+ d &+ mulhi(d &+ d, negAlpha), row.blue + x)
+                x &+= 8
             }
         }
-    }
-}
-
-/// One grid interval's colour along four consecutive pixels: each channel's
-/// lanes start at pixels k..k+3 of the interval and advance four pixels per
-/// step.
-struct LaneRamps {
-    var red, green, blue, alpha: SIMD4<Float>
-    var redStep, greenStep, blueStep, alphaStep: SIMD4<Float>
-
-    /// From grid value `a` to `b` over 1/invF pixels; `offsets` = k + (0, 1, 2, 3).
-    /// Each channel is spread over the lanes first and the arithmetic done
-    /// on the spread vectors: computed on the RGBA vector and spread after,
-    /// the optimiser scalarises it (one instruction per channel and lane).
-    @inline(__always)
-    init(from a: RGBA, to b: RGBA, invF: Float, offsets: SIMD4<Float>) {
-        let r = SIMD4(repeating: a.x), g = SIMD4(repeating: a.y), bl = SIMD4(repeating: a.z), w = SIMD4(repeating: a.w)
-        let dr = (SIMD4(repeating: b.x) - r) * invF, dg = (SIMD4(repeating: b.y) - g) * invF
-        let db = (SIMD4(repeating: b.z) - bl) * invF, dw = (SIMD4(repeating: b.w) - w) * invF
-        red = r + dr * offsets
-        green = g + dg * offsets
-        blue = bl + db * offsets
-        alpha = w + dw * offsets
-        redStep = dr * 4
-        greenStep = dg * 4
-        blueStep = db * 4
-        alphaStep = dw * 4
     }
 }

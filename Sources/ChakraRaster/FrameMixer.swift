@@ -1,3 +1,4 @@
+import CLanes
 // Crossfades between scenes: both are drawn into frames of their own
 // (XRGB8888, unrotated), then mixed per pixel and written to the output
 // like any composed frame: dithered, packed into its format, turned by its
@@ -6,18 +7,22 @@
 
 public final class FrameMixer: @unchecked Sendable {
     public let maxWidth: Int
-    private let row: PlanarRow
+    private let row: FixedRow
     private let packed: UnsafeMutableRawPointer
+    /// The last group of a row when it is shorter than eight pixels.
+    private let tails: UnsafeMutablePointer<UInt32>
 
     public init(maxWidth: Int) {
         self.maxWidth = maxWidth
-        row = .allocate(capacity: maxWidth)
+        row = FixedRow.allocate(capacity: maxWidth)
         packed = .allocate(byteCount: maxWidth * 4, alignment: 16)
+        tails = .allocate(capacity: 16)
     }
 
     deinit {
         row.deallocate()
         packed.deallocate()
+        tails.deallocate()
     }
 
     /// output = from·(1 − amount) + to·amount, per channel. `from` and `to`
@@ -29,20 +34,29 @@ public final class FrameMixer: @unchecked Sendable {
         precondition(from.width == output.width && from.height == output.height && to.width == output.width && to.height == output.height,
                      "mixed frames must have the output's size")
         precondition(output.width <= maxWidth)
-        let t = min(max(amount, 0), 1)
-        // Channel bytes scaled straight to [0, 1] with the mix weight.
-        let wFrom = SIMD4<Float>(repeating: (1 - t) / 255), wTo = SIMD4<Float>(repeating: t / 255)
+        // a + (2(b − a)·t) >> 16 on channel bytes at row scale (·64); at
+        // amount 1 the frame `to` itself (t tops out at 32767/32768).
+        let t = amount >= 1 ? SIMD8<Int16>(repeating: 0) : q15(amount)
+        let endpoint = amount >= 1
         let width = output.width
         for y in 0..<output.height {
             let a = (from.base + y * from.stride).assumingMemoryBound(to: UInt32.self)
             let b = (to.base + y * to.stride).assumingMemoryBound(to: UInt32.self)
             var x = 0
             while x < width {
-                let pa = Self.load4(a, x, width), pb = Self.load4(b, x, width)
-                storeLanes(Self.channel(pa, 16) * wFrom + Self.channel(pb, 16) * wTo, row.red + x)
-                storeLanes(Self.channel(pa, 8) * wFrom + Self.channel(pb, 8) * wTo, row.green + x)
-                storeLanes(Self.channel(pa, 0) * wFrom + Self.channel(pb, 0) * wTo, row.blue + x)
-                x &+= 4
+                var pa = UnsafeRawPointer(a + x), pb = UnsafeRawPointer(b + x)
+                if x + 8 > width {
+                    // Past the row's end: zeros (the packer never writes them).
+                    tails.initialize(repeating: 0, count: 16)
+                    (tails).update(from: a + x, count: width - x)
+                    (tails + 8).update(from: b + x, count: width - x)
+                    (pa, pb) = (UnsafeRawPointer(tails), UnsafeRawPointer(tails + 8))
+                }
+                if endpoint { pa = pb }
+                storeLanes(Self.mixed(pa, pb, 2, t), row.red + x)
+                storeLanes(Self.mixed(pa, pb, 1, t), row.green + x)
+                storeLanes(Self.mixed(pa, pb, 0, t), row.blue + x)
+                x &+= 8
             }
             if output.rotation == .none {
                 PixelPacker.pack(row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
@@ -53,21 +67,11 @@ public final class FrameMixer: @unchecked Sendable {
         }
     }
 
-    /// Pixels x..x+3 (zeros past the row's end).
+    /// Byte `index` of eight pixels of each frame, mixed by `t` (Q15), at
+    /// row scale.
     @inline(__always)
-    private static func load4(_ pixels: UnsafeMutablePointer<UInt32>, _ x: Int, _ width: Int) -> SIMD4<UInt32> {
-        if x + 4 <= width { return UnsafeRawPointer(pixels + x).loadUnaligned(as: SIMD4<UInt32>.self) }
-        var lanes = SIMD4<UInt32>()
-        for k in 0..<(width - x) { lanes[k] = pixels[x + k] }
-        return lanes
-    }
-
-    /// The channel byte at `shift` of four pixels, as floats: the byte put
-    /// into the mantissa of 2²³ and 2²³ taken away again (exact, and no
-    /// integer conversion, which the optimiser does not vectorise here).
-    @inline(__always)
-    private static func channel(_ pixels: SIMD4<UInt32>, _ shift: UInt32) -> SIMD4<Float> {
-        let bits = ((pixels &>> shift) & 0xFF) | 0x4B00_0000
-        return unsafeBitCast(bits, to: SIMD4<Float>.self) - 8_388_608
+    private static func mixed(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ index: Int32, _ t: SIMD8<Int16>) -> SIMD8<Int16> {
+        let from = chakra_channel_of_pixels32(a, index) &<< 6, to = chakra_channel_of_pixels32(b, index) &<< 6
+        return from &+ mulhi((to &- from) &<< 1, t)
     }
 }

@@ -1,14 +1,19 @@
 import CStreamStore
-// The last stage of a frame: float RGB (0...1, opaque) to the output's pixel
-// format, with ordered dithering wherever the output has fewer bits than the
-// frame. Every output in Chakra is dithered, 8-bit included: the frame is
-// float, so an 8-bit target still drops bits, and the heart's dark violet
-// background spans only ~30 levels across the screen — undithered it bands.
+import CLanes
+// The last stage of a frame: a fixed-point row (`FixedRow`, opaque) to the
+// output's pixel format, with ordered dithering wherever the output has
+// fewer bits than the frame. Every output in Chakra is dithered, 8-bit
+// included: the row holds 64 steps per 8-bit level, so an 8-bit target
+// still drops bits, and the heart's dark violet background spans only ~30
+// levels across the screen — undithered it bands.
 //
 // Dithering adds a Bayer 8×8 threshold d ∈ (0, 1) (mean ½) before taking the
 // floor, so floor(v·max + d) averages v·max over the tile: the mean colour is
-// kept (tests check it). The converter is chosen once per format
-// (Plymouth's flush_area idea); the per-pixel loops have no format branches.
+// kept (tests check it). On the row's 1/64-level units that is (v + b) >> 6
+// with the Bayer index b ∈ 0...63, exactly (v + b + ½ never crosses a
+// multiple of 64 that v + b does not). The converter is chosen once per
+// format (Plymouth's flush_area idea); the per-pixel loops have no format
+// branches, and take eight pixels a step.
 
 /// The 8×8 Bayer matrix, thresholds (b + ½)/64.
 public enum OrderedDither {
@@ -30,141 +35,105 @@ public enum OrderedDither {
 }
 
 public enum PixelPacker {
-    /// Packs `count` pixels of a planar float row into `destination`.
-    /// `y` selects the dither row. Reads (never writes) the row's padding
-    /// past `count`; writes exactly `count` pixels.
-    @inline(__always)
-    /// `streaming`: the destination is frame memory the CPU will not read
-    /// back (see CStreamStore); call `finishStreaming()` before showing it.
     /// Orders the streaming stores of `pack(streaming: true)` before what
     /// follows (handing the frame to the display).
     public static func finishStreaming() { chakra_stream_fence() }
 
-    public static func pack(_ row: PlanarRow, count: Int, y: Int, format: PixelFormat, into destination: UnsafeMutableRawPointer,
+    /// The Bayer indices of pixels 0-7 of tile row y & 7, in lanes.
+    @inline(__always)
+    static func dither(_ y: Int) -> SIMD8<Int16> {
+        var lanes = SIMD8<Int16>()
+        for k in 0..<8 { lanes[k] = Int16(OrderedDither.bayer8[(y & 7) * 8 + k]) }
+        return lanes
+    }
+
+    /// Packs `count` pixels of a fixed-point row into `destination`. `y`
+    /// selects the dither row. Reads (never writes) the row's padding past
+    /// `count`; writes exactly `count` pixels. `streaming`: the destination
+    /// is frame memory the CPU will not read back (see CStreamStore); call
+    /// `finishStreaming()` before showing it.
+    public static func pack(_ row: FixedRow, count: Int, y: Int, format: PixelFormat, into destination: UnsafeMutableRawPointer,
                             streaming: Bool = false) {
         precondition(count <= row.capacity)
-        // Thresholds minus ½ (see `quantize4`) for pixels 0-3 and 4-7 of the tile row.
-        var low = SIMD4<Float>(), high = SIMD4<Float>()
-        for k in 0..<4 {
-            low[k] = OrderedDither.threshold(x: k, y: y) - 0.5
-            high[k] = OrderedDither.threshold(x: k + 4, y: y) - 0.5
-        }
-        let dither = (low, high)
+        let d = dither(y)
         switch format {
-        case .xrgb8888, .argb8888: pack32(row, count, dither, destination, redShift: 16, blueShift: 0, streaming: streaming)
-        case .xbgr8888: pack32(row, count, dither, destination, redShift: 0, blueShift: 16, streaming: streaming)
-        case .rgb888: pack24(row, count, dither, destination, redOffset: 2, blueOffset: 0)
-        case .bgr888: pack24(row, count, dither, destination, redOffset: 0, blueOffset: 2)
-        case .rgb565: pack16(row, count, dither, destination, redShift: 11, blueShift: 0)
-        case .bgr565: pack16(row, count, dither, destination, redShift: 0, blueShift: 11)
+        case .xrgb8888, .argb8888: pack32(row, count, d, destination, redFirst: false, streaming: streaming)
+        case .xbgr8888: pack32(row, count, d, destination, redFirst: true, streaming: streaming)
+        case .rgb888: pack24(row, count, d, destination, redOffset: 2, blueOffset: 0)
+        case .bgr888: pack24(row, count, d, destination, redOffset: 0, blueOffset: 2)
+        case .rgb565: pack16(row, count, d, destination, redShift: 11, blueShift: 0)
+        case .bgr565: pack16(row, count, d, destination, redShift: 0, blueShift: 11)
         }
     }
 
-    /// Pixels x..x+3's channels as integer lanes, each floor(c·max + d).
-    /// Channels must lie in [0, 1] (give or take float rounding): the
-    /// compositor guarantees it (see `FrameCompositor`), so there is no
-    /// clamp here, which was 40% of this pass.
-    ///
-    /// Rounds with the 1.5·2²³ trick: adding it to y ∈ (−2²², 2²²) gives a
-    /// float in [2²³, 2²⁴), where floats are whole numbers, so round(y)
-    /// lands in the low mantissa bits (0x4B40_0000 + round(y)). The ½·2²³
-    /// keeps slightly negative y (0 minus the dither's ½) out of [2²², 2²³),
-    /// where floats step by ½. The stdlib's generic SIMD float → int
-    /// conversion is not vectorised. floor(y) = round(y − ½);
-    /// the dither keeps y off the half-way ties. Flat code on purpose: the
-    /// optimiser does not inline closures or nested functions here.
-    @inline(__always)
-    static func quantize4(_ row: PlanarRow, _ x: Int, dither: SIMD4<Float>, max m: SIMD3<Float>) -> (r: SIMD4<UInt32>, g: SIMD4<UInt32>, b: SIMD4<UInt32>) {
-        let magic = SIMD4<Float>(repeating: 12_582_912)
-        return (rawRounded(loadLanes(row.red + x) * m.x + dither + magic) &- 0x4B40_0000,
-                rawRounded(loadLanes(row.green + x) * m.y + dither + magic) &- 0x4B40_0000,
-                rawRounded(loadLanes(row.blue + x) * m.z + dither + magic) &- 0x4B40_0000)
-    }
-
-    /// The bits of a float in [2²³, 2²⁴): 0x4B40_0000 plus its integer value.
-    @inline(__always)
-    static func rawRounded(_ v: SIMD4<Float>) -> SIMD4<UInt32> { unsafeBitCast(v, to: SIMD4<UInt32>.self) }
-
-    static func pack32(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
-                       redShift: UInt32, blueShift: UInt32, streaming requested: Bool) {
-        let out = destination.assumingMemoryBound(to: UInt32.self)
-        // The dither for pixels 0-3 and 4-7 of the tile row. (It cannot be
-        // folded into the rounding constant: that sum rounds the dither away.)
-        let magic = SIMD4<Float>(repeating: 12_582_912)
-        let opaque = SIMD4<UInt32>(repeating: 0xFF00_0000)
-        let scale = SIMD4<Float>(repeating: 255)
-        let exponent = SIMD4<UInt32>(repeating: 0x4B40_0000)
+    /// 8-bit channels: (v + b) >> 6, saturated to 0...255 and interleaved
+    /// with 0xFF by `chakra_store_pixels32`. Values a rounding outside
+    /// [0, 1] saturate, so the compositor's float rounding needs no clamp.
+    static func pack32(_ row: FixedRow, _ count: Int, _ d: SIMD8<Int16>, _ destination: UnsafeMutableRawPointer,
+                       redFirst: Bool, streaming requested: Bool) {
+        // Streaming stores need 16-byte alignment (every buffer the daemon
+        // draws into has it).
+        let streaming: Int32 = requested && chakra_stream_available() != 0 && Int(bitPattern: destination) & 15 == 0 ? 1 : 0
+        let (first, third) = redFirst ? (row.red, row.blue) : (row.blue, row.red)
         var x = 0
-        if redShift == 16 {
-            // XRGB/ARGB, the common case, with constant shifts (SSE2 has no
-            // per-lane variable shift: run-time shift counts cost more), eight
-            // pixels a step so each half keeps its dither in a register.
-            // Streaming stores need 16-byte alignment (every buffer the
-            // daemon draws into has it).
-            let streaming = requested && Int(bitPattern: destination) & 15 == 0
-            @inline(__always)
-            func group(_ x: Int, _ rounding: SIMD4<Float>) {
-                let r = rawRounded(loadLanes(row.red + x) * scale + rounding + magic) &- exponent
-                let g = rawRounded(loadLanes(row.green + x) * scale + rounding + magic) &- exponent
-                let b = rawRounded(loadLanes(row.blue + x) * scale + rounding + magic) &- exponent
-                var pixels = (r &<< 16) | (g &<< 8) | b | opaque
-                if streaming {
-                    chakra_stream16(out + x, &pixels)
-                } else {
-                    UnsafeMutableRawPointer(out + x).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
-                }
-            }
-            let (first, second) = dither
-            while x &+ 8 <= count {
-                group(x, first)
-                group(x &+ 4, second)
-                x &+= 8
-            }
-            if x &+ 4 <= count {
-                group(x, first)
-                x &+= 4
-            }
-        }
-        let max = SIMD3<Float>(255, 255, 255)
-        while x + 4 <= count {
-            let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
-            let packed = (q.r &<< redShift) | (q.g &<< 8) | (q.b &<< blueShift) | opaque
-            UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD4<UInt32>.self)
-            x &+= 4
+        while x &+ 8 <= count {
+            chakra_store_pixels32((loadLanes(first + x) &+ d) &>> 6, (loadLanes(row.green + x) &+ d) &>> 6,
+                                  (loadLanes(third + x) &+ d) &>> 6, destination + (x &<< 2), streaming)
+            x &+= 8
         }
         guard x < count else { return }
-        let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
-        let packed = (q.r &<< redShift) | (q.g &<< 8) | (q.b &<< blueShift) | opaque
-        for k in 0..<(count - x) { out[x + k] = packed[k] }
-    }
-
-    static func pack24(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
-                       redOffset: Int, blueOffset: Int) {
-        let out = destination.assumingMemoryBound(to: UInt8.self)
-        let max = SIMD3<Float>(255, 255, 255)
-        var x = 0
-        while x < count {
-            let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
-            for k in 0..<Swift.min(4, count - x) {
-                let o = out + 3 * (x + k)
-                o[redOffset] = UInt8(truncatingIfNeeded: q.r[k])
-                o[1] = UInt8(truncatingIfNeeded: q.g[k])
-                o[blueOffset] = UInt8(truncatingIfNeeded: q.b[k])
-            }
-            x &+= 4
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8) { tail in
+            chakra_store_pixels32((loadLanes(first + x) &+ d) &>> 6, (loadLanes(row.green + x) &+ d) &>> 6,
+                                  (loadLanes(third + x) &+ d) &>> 6, tail.baseAddress!, 0)
+            (destination + 4 * x).copyMemory(from: tail.baseAddress!, byteCount: 4 * (count - x))
         }
     }
 
-    static func pack16(_ row: PlanarRow, _ count: Int, _ dither: (SIMD4<Float>, SIMD4<Float>), _ destination: UnsafeMutableRawPointer,
-                       redShift: UInt32, blueShift: UInt32) {
-        let out = destination.assumingMemoryBound(to: UInt16.self)
-        let max = SIMD3<Float>(31, 63, 31)
+    /// Channels clamped to 0...255 after the dither.
+    @inline(__always)
+    static func levels8(_ lanes: SIMD8<Int16>, _ d: SIMD8<Int16>) -> SIMD8<Int16> {
+        chakra_clamp((lanes &+ d) &>> 6, 0, 255)
+    }
+
+    static func pack24(_ row: FixedRow, _ count: Int, _ d: SIMD8<Int16>, _ destination: UnsafeMutableRawPointer,
+                       redOffset: Int, blueOffset: Int) {
+        let out = destination.assumingMemoryBound(to: UInt8.self)
         var x = 0
         while x < count {
-            let q = quantize4(row, x, dither: (x & 4) == 0 ? dither.0 : dither.1, max: max)
-            let packed = (q.r &<< redShift) | (q.g &<< 5) | (q.b &<< blueShift)
-            for k in 0..<Swift.min(4, count - x) { out[x + k] = UInt16(truncatingIfNeeded: packed[k]) }
-            x &+= 4
+            let r = levels8(loadLanes(row.red + x), d), g = levels8(loadLanes(row.green + x), d), b = levels8(loadLanes(row.blue + x), d)
+            for k in 0..<Swift.min(8, count - x) {
+                let o = out + 3 * (x + k)
+                o[redOffset] = UInt8(truncatingIfNeeded: r[k])
+                o[1] = UInt8(truncatingIfNeeded: g[k])
+                o[blueOffset] = UInt8(truncatingIfNeeded: b[k])
+            }
+            x &+= 8
+        }
+    }
+
+    /// 5- and 6-bit channels: the row value scaled to 1/256 of a 5-bit
+    /// (6-bit) level by a high-half multiply of the doubled value (31·256/
+    /// 16320 ≈ 2·7967/2¹⁶·2, 63·256/16320 ≈ 2·16191/2¹⁶·2), then the
+    /// threshold (b + ½)/64 = (4b + 2)/256 added: the product's rounding
+    /// (under 1.3/256 of a level) stays inside the half step, so an exact
+    /// level packs to itself at every threshold.
+    static func pack16(_ row: FixedRow, _ count: Int, _ d: SIMD8<Int16>, _ destination: UnsafeMutableRawPointer,
+                       redShift: Int16, blueShift: Int16) {
+        let out = destination.assumingMemoryBound(to: UInt16.self)
+        let five = SIMD8<Int16>(repeating: 2 * 7967), six = SIMD8<Int16>(repeating: 2 * 16191)
+        let threshold = (d &<< 2) &+ 2
+        var x = 0
+        while x < count {
+            let r = chakra_clamp((mulhi(loadLanes(row.red + x) &<< 1, five) &+ threshold) &>> 8, 0, 31)
+            let g = chakra_clamp((mulhi(loadLanes(row.green + x) &<< 1, six) &+ threshold) &>> 8, 0, 63)
+            let b = chakra_clamp((mulhi(loadLanes(row.blue + x) &<< 1, five) &+ threshold) &>> 8, 0, 31)
+            let packed = (r &<< SIMD8(repeating: redShift)) | (g &<< 5) | (b &<< SIMD8(repeating: blueShift))
+            if x &+ 8 <= count {
+                UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD8<Int16>.self)
+            } else {
+                for k in 0..<(count - x) { out[x + k] = UInt16(bitPattern: packed[k]) }
+            }
+            x &+= 8
         }
     }
 }

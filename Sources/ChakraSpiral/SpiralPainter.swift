@@ -79,21 +79,22 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         particles.deallocate()
     }
 
-    func paint(row: PlanarRow, y: Int, width: Int) {
+    func paint(row: FixedRow, y: Int, width: Int) {
         paintTrack(row: row, y: y)
         if barShown { paintBar(row: row, y: y, width: width) }
         if particleCount > 0 { paintParticles(row: row, y: y, width: width) }
     }
 
+    /// Source-over of one pixel on the fixed-point row (rounded to nearest).
     @inline(__always)
-    private func blend(_ c: RGBA, _ row: PlanarRow, _ x: Int) {
-        let keep = 1 - c.w
-        row.red[x] = c.x + row.red[x] * keep
-        row.green[x] = c.y + row.green[x] * keep
-        row.blue[x] = c.z + row.blue[x] * keep
+    private func blend(_ c: RGBA, _ row: FixedRow, _ x: Int) {
+        let keep = 1 - c.w, source = c * FixedRow.one
+        row.red[x] = Int16((source.x + Float(row.red[x]) * keep).rounded())
+        row.green[x] = Int16((source.y + Float(row.green[x]) * keep).rounded())
+        row.blue[x] = Int16((source.z + Float(row.blue[x]) * keep).rounded())
     }
 
-    private func paintTrack(row: PlanarRow, y: Int) {
+    private func paintTrack(row: FixedRow, y: Int) {
         guard y < track.height else { return }
         let fill = fillLength, base = trackColor, scale = lutScale
         for r in Int(rowFirst[y])..<Int(rowFirst[y + 1]) {
@@ -112,7 +113,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     /// A pill: its coverage from the distance to its centre line, its fill
     /// from the left to `barFill`, the shimmer a raised-cosine band.
-    private func paintBar(row: PlanarRow, y: Int, width: Int) {
+    private func paintBar(row: FixedRow, y: Int, width: Int) {
         let py = Float(y) + 0.5
         let radius = barHeight / 2, cy = barY0 + radius
         let dy = abs(py - cy)
@@ -140,7 +141,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         }
     }
 
-    private func paintParticles(row: PlanarRow, y: Int, width: Int) {
+    private func paintParticles(row: FixedRow, y: Int, width: Int) {
         let py = Float(y) + 0.5
         let reach = Float(particleTable.reach)
         for k in 0..<particleCount {

@@ -39,9 +39,9 @@ private func floats(_ format: PixelFormat, _ levels: [Levels]) -> [RGBA] {
     return levels.map { RGBA(Float(Double($0.r) / m.0), Float(Double($0.g) / m.1), Float(Double($0.b) / m.2), 1) }
 }
 
-/// The pixels as a planar row (the packer's input); the caller deallocates.
-private func planar(_ pixels: [RGBA]) -> PlanarRow {
-    let row = PlanarRow.allocate(capacity: pixels.count)
+/// The pixels as a fixed-point row (the packer's input); the caller deallocates.
+private func planar(_ pixels: [RGBA]) -> FixedRow {
+    let row = FixedRow.allocate(capacity: pixels.count)
     for (x, c) in pixels.enumerated() { row[x] = c }
     return row
 }

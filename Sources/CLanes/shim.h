@@ -1,0 +1,76 @@
+// Vector operations the low-precision final pass needs that Swift's SIMD
+// types cannot spell: the high half of a 16-bit product, and bytes
+// saturated out of 16-bit lanes and interleaved into pixels. Written with
+// clang's portable vector extensions, not an instruction set's intrinsics:
+// the compiler lowers them to SSE2 on x86-64 (pmulhw, packuswb, punpck*)
+// and to NEON on ARM (smull + shrn, sqxtun, zip), so one source serves both
+// 128-bit ISAs. Header-only and static inline: Swift inlines them into the
+// loops that call them.
+#ifndef CHAKRA_LANES_H
+#define CHAKRA_LANES_H
+
+#include <stdint.h>
+#include <string.h>
+
+/// Eight signed 16-bit lanes (Swift: SIMD8<Int16>).
+typedef int16_t chakra_i16x8 __attribute__((ext_vector_type(8)));
+typedef int32_t chakra_i32x8 __attribute__((ext_vector_type(8)));
+typedef uint8_t chakra_u8x8 __attribute__((ext_vector_type(8)));
+typedef uint8_t chakra_u8x16 __attribute__((ext_vector_type(16)));
+
+/// (a · b) >> 16 in every lane, the product taken in 32 bits: with b a
+/// weight in Q15 (32767 ≈ 1), a·b/2¹⁶ = (a/2)·weight.
+static inline chakra_i16x8 chakra_mulhi(chakra_i16x8 a, chakra_i16x8 b) {
+    chakra_i32x8 product = __builtin_convertvector(a, chakra_i32x8) * __builtin_convertvector(b, chakra_i32x8);
+    return __builtin_convertvector(product >> 16, chakra_i16x8);
+}
+
+/// Lanes clamped to 0...255, as bytes.
+static inline chakra_u8x8 chakra_saturate_u8(chakra_i16x8 v) {
+    const chakra_i16x8 zero = 0, top = 255;
+    return __builtin_convertvector(__builtin_elementwise_min(__builtin_elementwise_max(v, zero), top), chakra_u8x8);
+}
+
+/// Lanes clamped to lo...hi.
+static inline chakra_i16x8 chakra_clamp(chakra_i16x8 v, int16_t lo, int16_t hi) {
+    const chakra_i16x8 low = lo, high = hi;
+    return __builtin_elementwise_min(__builtin_elementwise_max(v, low), high);
+}
+
+/// Eight pixels from 8-bit channel lanes (each 0...255 after saturation)
+/// as 32-bit words whose bytes in memory are first, second, third, 0xFF:
+/// XRGB8888 with (blue, green, red), XBGR8888 with (red, green, blue).
+/// `stream`: non-temporal stores (16-byte aligned `out`).
+static inline void chakra_store_pixels32(chakra_i16x8 first, chakra_i16x8 second, chakra_i16x8 third, void *out, int stream) {
+    const chakra_u8x8 opaque = 255;
+    chakra_u8x16 ab = __builtin_shufflevector(chakra_saturate_u8(first), chakra_saturate_u8(second),
+                                              0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+    chakra_u8x16 cd = __builtin_shufflevector(chakra_saturate_u8(third), opaque,
+                                              0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+    chakra_u8x16 low = __builtin_shufflevector(ab, cd, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
+    chakra_u8x16 high = __builtin_shufflevector(ab, cd, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
+    if (stream) {
+        __builtin_nontemporal_store(low, (chakra_u8x16 *)out);
+        __builtin_nontemporal_store(high, (chakra_u8x16 *)out + 1);
+    } else {
+        memcpy(out, &low, 16);
+        memcpy((uint8_t *)out + 16, &high, 16);
+    }
+}
+
+/// Byte `index` (0...3) of each of eight 32-bit pixels, as 16-bit lanes.
+static inline chakra_i16x8 chakra_channel_of_pixels32(const void *pixels, int index) {
+    chakra_u8x16 low, high;
+    memcpy(&low, pixels, 16);
+    memcpy(&high, (const uint8_t *)pixels + 16, 16);
+    chakra_u8x8 bytes;
+    switch (index) {
+    case 0: bytes = __builtin_shufflevector(low, high, 0, 4, 8, 12, 16, 20, 24, 28); break;
+    case 1: bytes = __builtin_shufflevector(low, high, 1, 5, 9, 13, 17, 21, 25, 29); break;
+    case 2: bytes = __builtin_shufflevector(low, high, 2, 6, 10, 14, 18, 22, 26, 30); break;
+    default: bytes = __builtin_shufflevector(low, high, 3, 7, 11, 15, 19, 23, 27, 31); break;
+    }
+    return __builtin_convertvector(bytes, chakra_i16x8);
+}
+
+#endif

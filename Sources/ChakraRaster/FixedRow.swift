@@ -1,0 +1,105 @@
+import CLanes
+// One row of the final pass in 16-bit fixed point, one array per channel.
+//
+// The final pass touches every pixel of every frame, so its number format
+// sets the cost floor. Floats take four pixels a vector; 16-bit lanes take
+// eight, and the 8-bit output needs no more: a row value is the colour
+// times `FixedRow.one` = 255·64, so one output level is 64 units, as fine
+// as the 8×8 ordered dither's 64 thresholds, and packing is (v + b) >> 6
+// with the Bayer index b: the same decisions as floor(c·255 + (b + ½)/64)
+// on floats, the mean colour kept to 1/128 of a level. Values up to twice
+// 1.0 and below zero fit an Int16, so the rounding of interpolation and
+// blending can never wrap.
+//
+// Every channel array is 16-byte aligned and padded past `capacity` to the
+// next multiple of eight plus one more vector, so loops may read and write
+// whole groups of eight at and beyond the row's end.
+
+public struct FixedRow: @unchecked Sendable {
+    /// 1.0 of a colour channel in a row.
+    public static let one: Float = 16320
+
+    public let red: UnsafeMutablePointer<Int16>
+    public let green: UnsafeMutablePointer<Int16>
+    public let blue: UnsafeMutablePointer<Int16>
+    /// Pixels the row holds (without the padding).
+    public let capacity: Int
+
+    /// Channel length with padding, in lanes.
+    static func paddedLength(_ capacity: Int) -> Int { (capacity + 7) / 8 * 8 + 8 }
+
+    /// Allocates three zeroed channel arrays; the owner calls `deallocate`.
+    public static func allocate(capacity: Int) -> FixedRow {
+        FixedRow(red: allocateLanes(capacity), green: allocateLanes(capacity), blue: allocateLanes(capacity), capacity: capacity)
+    }
+
+    /// One zeroed, aligned, padded channel array for `capacity` pixels.
+    static func allocateLanes(_ capacity: Int) -> UnsafeMutablePointer<Int16> {
+        let n = paddedLength(capacity)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: n * MemoryLayout<Int16>.stride, alignment: 16)
+        return raw.initializeMemory(as: Int16.self, repeating: 0, count: n)
+    }
+
+    public func deallocate() {
+        red.deallocate()
+        green.deallocate()
+        blue.deallocate()
+    }
+
+    /// Pixel x as RGB (alpha 1) in 0...1: for tests and for painters that
+    /// blend a few pixels one at a time.
+    public subscript(x: Int) -> RGBA {
+        get { RGBA(Float(red[x]), Float(green[x]), Float(blue[x]), FixedRow.one) / FixedRow.one }
+        nonmutating set {
+            red[x] = FixedRow.lane(newValue.x)
+            green[x] = FixedRow.lane(newValue.y)
+            blue[x] = FixedRow.lane(newValue.z)
+        }
+    }
+
+    /// A channel value 0...1 (give or take rounding) as a row value.
+    @inline(__always)
+    static func lane(_ value: Float) -> Int16 {
+        Int16(max(min(value * one, 32767), -32768).rounded())
+    }
+}
+
+/// Eight lanes at `pointer` (16-byte aligned).
+@inline(__always)
+func loadLanes(_ pointer: UnsafeMutablePointer<Int16>) -> SIMD8<Int16> {
+    UnsafeRawPointer(pointer).load(as: SIMD8<Int16>.self)
+}
+
+/// Eight lanes at `pointer`, which need not be aligned.
+@inline(__always)
+func loadAnyLanes(_ pointer: UnsafeMutablePointer<Int16>) -> SIMD8<Int16> {
+    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Int16>.self)
+}
+
+/// Stores eight lanes at `pointer`, which need not be aligned.
+@inline(__always)
+func storeLanes(_ value: SIMD8<Int16>, _ pointer: UnsafeMutablePointer<Int16>) {
+    UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Int16>.self)
+}
+
+/// (a·b) >> 16 per lane (the product in 32 bits): with b a Q15 weight
+/// (32767 ≈ 1), half of a·weight. SSE2's pmulhw, NEON's smull + shrn.
+@inline(__always)
+func mulhi(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
+    chakra_mulhi(a, b)
+}
+
+/// A weight 0...1 in Q15 lanes: w·32768 rounded, 1 itself as 32767 (the
+/// largest lane), so ½ is exactly 16384.
+@inline(__always)
+func q15(_ weight: Float) -> SIMD8<Int16> {
+    SIMD8(repeating: Int16(min((max(weight, 0) * 32768).rounded(), 32767)))
+}
+
+/// Four floats rounded to the nearest integer with the 1.5·2²³ trick (see
+/// `PixelPacker`): |v| < 2²²; the stdlib's generic conversion is not
+/// vectorised.
+@inline(__always)
+func roundedLanes(_ v: SIMD4<Float>) -> SIMD4<Int32> {
+    unsafeBitCast(v + SIMD4<Float>(repeating: 12_582_912), to: SIMD4<Int32>.self) &- 0x4B40_0000
+}
