@@ -31,6 +31,26 @@ static inline chakra_u8x8 chakra_saturate_u8(chakra_i16x8 v) {
     return __builtin_convertvector(__builtin_elementwise_min(__builtin_elementwise_max(v, zero), top), chakra_u8x8);
 }
 
+typedef int32_t chakra_i32x4 __attribute__((ext_vector_type(4)));
+
+/// Each of the four lanes of `v` (as 16 bits) spread over eight lanes: one
+/// narrowing and two shuffles a lane, where building each from a scalar
+/// costs an extraction and three shuffles.
+typedef struct {
+    chakra_i16x8 x, y, z, w;
+} chakra_spread4;
+
+static inline chakra_spread4 chakra_spread(chakra_i32x4 v) {
+    chakra_i16x8 n = __builtin_convertvector(__builtin_shufflevector(v, v, 0, 1, 2, 3, 0, 1, 2, 3), chakra_i16x8);
+    chakra_spread4 out = {
+        __builtin_shufflevector(n, n, 0, 0, 0, 0, 0, 0, 0, 0),
+        __builtin_shufflevector(n, n, 1, 1, 1, 1, 1, 1, 1, 1),
+        __builtin_shufflevector(n, n, 2, 2, 2, 2, 2, 2, 2, 2),
+        __builtin_shufflevector(n, n, 3, 3, 3, 3, 3, 3, 3, 3),
+    };
+    return out;
+}
+
 /// Lanes clamped to lo...hi.
 static inline chakra_i16x8 chakra_clamp(chakra_i16x8 v, int16_t lo, int16_t hi) {
     const chakra_i16x8 low = lo, high = hi;

@@ -1,3 +1,4 @@
+import CLanes
 // The fused final pass: every output pixel is written once.
 //
 // A frame is an opaque base surface (usually coarse: the soft full-screen
@@ -183,9 +184,10 @@ public final class FrameCompositor: @unchecked Sendable {
         var i = -originX / f
         var k = -originX - i * f
         while x <= xEnd {
-            let a = roundedLanes(grid[i] * scale), d = (roundedLanes(grid[i + 1] * scale) &- a) &<< 1
-            let (ar, ag, ab) = (spread(a.x), spread(a.y), spread(a.z))
-            let (dr, dg, db) = (spread(d.x), spread(d.y), spread(d.z))
+            let a = roundedLanes(grid[i] * scale)
+            let start = chakra_spread(a), step = chakra_spread((roundedLanes(grid[i + 1] * scale) &- a) &<< 1)
+            let (ar, ag, ab) = (start.x, start.y, start.z)
+            let (dr, dg, db) = (step.x, step.y, step.z)
             var q = fractions(steps, from: k)
             let n = min(f - k, xEnd - x + 1)
             var m = 0
@@ -215,9 +217,10 @@ public final class FrameCompositor: @unchecked Sendable {
         var i = (xStart - originX) / f
         var k = (xStart - originX) - i * f
         while x <= xEnd {
-            let a = roundedLanes(grid[i] * scale), d = roundedLanes(grid[i + 1] * scale) &- a
-            let (ar, ag, ab, aa) = (spread(a.x), spread(a.y), spread(a.z), spread(a.w))
-            let (dr, dg, db, da) = (spread(d.x), spread(d.y), spread(d.z), spread(d.w))
+            let a = roundedLanes(grid[i] * scale)
+            let start = chakra_spread(a), step = chakra_spread(roundedLanes(grid[i + 1] * scale) &- a)
+            let (ar, ag, ab, aa) = (start.x, start.y, start.z, start.w)
+            let (dr, dg, db, da) = (step.x, step.y, step.z, step.w)
             var q = fractions(steps, from: k)
             let n = min(f - k, xEnd - x + 1)
             var m = 0
@@ -234,9 +237,6 @@ public final class FrameCompositor: @unchecked Sendable {
             k = 0
         }
     }
-
-    @inline(__always)
-    private func spread(_ lane: Int32) -> SIMD8<Int16> { SIMD8(repeating: Int16(truncatingIfNeeded: lane)) }
 
     /// Blends overlay `k` at screen row y: the vertical interpolation of
     /// its two grid rows around y, each already expanded to screen pixels
