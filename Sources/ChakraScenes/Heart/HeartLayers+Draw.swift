@@ -20,10 +20,12 @@ extension HeartLayers {
         }
     }
 
-    func drawBase(_ state: HeartState) {
+    /// `time`: the scene time of `state`; `motion` gives the mist at other
+    /// times (keyframes), unless `keyframed` is false (the still form).
+    func drawBase(_ state: HeartState, time: Double, motion: HeartMotion, keyframed: Bool) {
         base.pixels.update(from: backgroundCache.pixels, count: base.width * base.height)
         drawBands(state)
-        drawMist(state)
+        drawMist(state, time: time, motion: motion, keyframed: keyframed)
     }
 
     /// Each band is a full-width box with a transparent → colour →
@@ -57,15 +59,59 @@ extension HeartLayers {
         }
     }
 
+    /// Seconds between mist keyframes.
+    static let mistKeyStep = 0.1
+
     /// The mist: an 80%×70% box centred at (40%, 70%) with a `to bottom
     /// right` gradient, rotating about its centre, blurred by 50u, at its
     /// animated opacity. Rasterized on the base grid (σ ≈ 3+ cells there).
-    private func drawMist(_ state: HeartState) {
+    ///
+    /// Its raster and Gaussian blur were a fixed cost of every frame at any
+    /// screen size (1.6 M instructions), for a layer that turns once in 45 s
+    /// and changes colour over 36 s. So it is drawn at fixed scene times
+    /// `mistKeyStep` apart and a frame mixes the two keyframes around its
+    /// time: still a pure function of time (the keyframes sit at multiples
+    /// of the step whatever order frames come in), and 5 frames in 6 at
+    /// 60 fps draw no mist. Between keyframes a point of the mist moves at
+    /// most r·2π/45·0.1 s (14 px at the far corner of 1920x1080) under a
+    /// blur of σ = 138 px there: the mix is off the exact mist by about
+    /// (Δ/2)²/2·0.24/σ² of its amplitude, a hundredth of a level.
+    private func drawMist(_ state: HeartState, time: Double, motion: HeartMotion, keyframed: Bool) {
+        let opacity = Float(state.mistOpacity)
+        guard keyframed else {
+            drawMist(into: mistKeys.0, rotation: state.mistRotationDegrees, teal: state.mistTeal)
+            mistKeyIndex = (nil, nil)
+            return composite(mistKeys.0, mistKeys.0, fraction: 0, opacity: opacity)
+        }
+        let position = time / Self.mistKeyStep
+        let index = Int(position.rounded(.down))
+        let (first, second) = (mistKey(index, keeping: index + 1, motion), mistKey(index + 1, keeping: index, motion))
+        composite(first, second, fraction: Float(position - Double(index)), opacity: opacity)
+    }
+
+    /// The keyframe surface for `index`, drawn into the slot not holding
+    /// `keep` when neither holds it.
+    private func mistKey(_ index: Int, keeping keep: Int, _ motion: HeartMotion) -> Surface {
+        if mistKeyIndex.0 == index { return mistKeys.0 }
+        if mistKeyIndex.1 == index { return mistKeys.1 }
+        let t = Double(index) * Self.mistKeyStep
+        let rotation = motion.mistRotation.value(at: t, base: 0), teal = motion.mistTeal.value(at: t, base: .zero)
+        if mistKeyIndex.0 == keep {
+            drawMist(into: mistKeys.1, rotation: rotation, teal: teal)
+            mistKeyIndex.1 = index
+            return mistKeys.1
+        }
+        drawMist(into: mistKeys.0, rotation: rotation, teal: teal)
+        mistKeyIndex.0 = index
+        return mistKeys.0
+    }
+
+    private func drawMist(into mist: Surface, rotation degrees: Double, teal: SIMD4<Double>) {
         mist.clear()
         let w = P.Mist.widthFraction * layout.width, h = P.Mist.heightFraction * layout.height
         let centre = Point(P.Mist.centerFraction.x * layout.width, P.Mist.centerFraction.y * layout.height)
-        let rotation = Transform.rotation(degrees: state.mistRotationDegrees, about: centre)
-        mistStops.setColor(RGBA(state.mistTeal), at: 0)
+        let rotation = Transform.rotation(degrees: degrees, about: centre)
+        mistStops.setColor(RGBA(teal), at: 0)
         let box = (x: centre.x - w / 2, y: centre.y - h / 2)
         let paint = Paint.linear(.toBottomRight(boxX: box.x, y: box.y, width: w, height: h, stops: mistStops, transform: rotation))
         withUnsafeTemporaryAllocation(of: Point.self, capacity: 4) { corners in
@@ -76,11 +122,16 @@ extension HeartLayers {
             canvas.fillPolygon(UnsafeBufferPointer(corners), paint: paint, on: mist)
         }
         blur.blur(mist, sigma: GaussianBlur.sigma(forScreenSigma: P.Mist.blur * u, factor: mist.factor, boxSampled: true))
-        let opacity = Float(state.mistOpacity)
-        let offsetX = (base.originX - mist.originX) / base.factor, offsetY = (base.originY - mist.originY) / base.factor
+    }
+
+    /// The mist `fraction` of the way from `first` to `second`, at
+    /// `opacity`, over the base.
+    private func composite(_ first: Surface, _ second: Surface, fraction: Float, opacity: Float) {
+        let offsetX = (base.originX - first.originX) / base.factor, offsetY = (base.originY - first.originY) / base.factor
+        let a = opacity * (1 - fraction), b = opacity * fraction
         for j in 0..<base.height {
-            let target = base.row(j), source = mist.row(j + offsetY) + offsetX
-            for i in 0..<base.width { target[i] = Colors.over(source[i] * opacity, target[i]) }
+            let target = base.row(j), p = first.row(j + offsetY) + offsetX, q = second.row(j + offsetY) + offsetX
+            for i in 0..<base.width { target[i] = Colors.over(p[i] * a + q[i] * b, target[i]) }
         }
     }
 

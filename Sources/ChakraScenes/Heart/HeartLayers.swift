@@ -15,7 +15,10 @@ final class HeartLayers: @unchecked Sendable {
     /// Opaque full-screen base: background, bands, mist.
     let base: Surface
     let backgroundCache: Surface
-    let mist: Surface
+    /// The mist at two keyframe times (`drawMist`); `mistKeyIndex` says
+    /// which (index · `mistKeyStep` seconds; nil: none yet).
+    let mistKeys: (Surface, Surface)
+    var mistKeyIndex: (Int?, Int?) = (nil, nil)
     let bandX: UnsafeMutablePointer<Float>   // bands × base.width
     let bandY: UnsafeMutablePointer<Float>   // bands × base.height
     let particles: [Surface]
@@ -57,9 +60,13 @@ final class HeartLayers: @unchecked Sendable {
         backgroundCache = Surface(capacityWidth: base.width, capacityHeight: base.height)
         backgroundCache.place(width: base.width, height: base.height, originX: base.originX, originY: base.originY, factor: baseFactor)
         let mistMargin = Int((3.2 * P.Mist.blur * u).rounded(.up))
-        mist = Surface(capacityWidth: Surface.gridExtent(pixels: width + 2 * mistMargin, factor: baseFactor),
-                       capacityHeight: Surface.gridExtent(pixels: height + 2 * mistMargin, factor: baseFactor))
-        mist.place(coveringMinX: -mistMargin, minY: -mistMargin, maxX: width - 1 + mistMargin, maxY: height - 1 + mistMargin, factor: baseFactor)
+        func mistSurface() -> Surface {
+            let surface = Surface(capacityWidth: Surface.gridExtent(pixels: width + 2 * mistMargin, factor: baseFactor),
+                                  capacityHeight: Surface.gridExtent(pixels: height + 2 * mistMargin, factor: baseFactor))
+            surface.place(coveringMinX: -mistMargin, minY: -mistMargin, maxX: width - 1 + mistMargin, maxY: height - 1 + mistMargin, factor: baseFactor)
+            return surface
+        }
+        mistKeys = (mistSurface(), mistSurface())
         let bandCount = P.Bands.items.count
         bandX = .allocate(capacity: bandCount * base.width)
         bandY = .allocate(capacity: bandCount * base.height)
@@ -110,8 +117,8 @@ final class HeartLayers: @unchecked Sendable {
 
         // Overlays are clipped to the screen, so no grid row is wider than it.
         maxGridWidth = width + 4
-        canvas = Canvas(capacityWidth: max(mist.width, above.width) + 4, capacityHeight: max(mist.height, above.height) + 4)
-        blur = GaussianBlur(maxExtent: max(mist.width, mist.height, above.width, above.height) + 4)
+        canvas = Canvas(capacityWidth: max(mistKeys.0.width, above.width) + 4, capacityHeight: max(mistKeys.0.height, above.height) + 4)
+        blur = GaussianBlur(maxExtent: max(mistKeys.0.width, mistKeys.0.height, above.width, above.height) + 4)
 
         fills = []
         drawBackground()

@@ -77,6 +77,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         opacities[particleCount + 1] = 1
         opacities[particleCount + 2] = 1
         self.output = output
+        self.time = time
         phase = .overlays
         work.reset()
         pool.run(self)
@@ -95,6 +96,11 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
     private let work = WorkCounter()
     private var phase = Phase.overlays
     private var frame = FrameToken.none
+    /// This frame's scene time.
+    private var time = 0.0
+    /// The mist mixed from keyframes (`HeartLayers.drawMist`); off only to
+    /// test the mix against the mist drawn at each frame's own time.
+    var mistKeyframed = true
 
     /// Phase 1: the base and the overlay rows. Phase 2: the final pass, in
     /// bands of rows. Threads take work items as they come free.
@@ -103,7 +109,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         if phase == .overlays {
             // The base (bands, mist) is one job of a thread's; the overlay
             // rows are shared out as threads come free.
-            if part == 0 { layers.drawBase(state) }
+            if part == 0 { layers.drawBase(state, time: time, motion: motion, keyframed: mistKeyframed && !settings.reduceMotion) }
             layers.fillRows(taking: work)
             return
         }
