@@ -57,6 +57,18 @@ public struct FixedRow: @unchecked Sendable {
         }
     }
 
+    /// Source-over of premultiplied `colour` (0...1) onto pixel x, rounded
+    /// to nearest: for painters that blend a few pixels one at a time (the
+    /// spiral's track, bar and particles). On lanes, with no libm call.
+    @inlinable @inline(__always)
+    public func blend(_ colour: RGBA, at x: Int) {
+        let pixel = SIMD4<Float>(Float(red[x]), Float(green[x]), Float(blue[x]), 0)
+        let v = roundedLanes(colour * FixedRow.one + pixel * (1 - colour.w))
+        red[x] = Int16(truncatingIfNeeded: v.x)
+        green[x] = Int16(truncatingIfNeeded: v.y)
+        blue[x] = Int16(truncatingIfNeeded: v.z)
+    }
+
     /// A channel value 0...1 (give or take rounding) as a row value.
     @inline(__always)
     static func lane(_ value: Float) -> Int16 {
@@ -99,7 +111,7 @@ func q15(_ weight: Float) -> SIMD8<Int16> {
 /// Four floats rounded to the nearest integer with the 1.5·2²³ trick (see
 /// `PixelPacker`): |v| < 2²²; the stdlib's generic conversion is not
 /// vectorised.
-@inline(__always)
+@usableFromInline @inline(__always)
 func roundedLanes(_ v: SIMD4<Float>) -> SIMD4<Int32> {
     unsafeBitCast(v + SIMD4<Float>(repeating: 12_582_912), to: SIMD4<Int32>.self) &- 0x4B40_0000
 }

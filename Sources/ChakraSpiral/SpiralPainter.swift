@@ -85,14 +85,8 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         if particleCount > 0 { paintParticles(row: row, y: y, width: width) }
     }
 
-    /// Source-over of one pixel on the fixed-point row (rounded to nearest).
     @inline(__always)
-    private func blend(_ c: RGBA, _ row: FixedRow, _ x: Int) {
-        let keep = 1 - c.w, source = c * FixedRow.one
-        row.red[x] = Int16((source.x + Float(row.red[x]) * keep).rounded())
-        row.green[x] = Int16((source.y + Float(row.green[x]) * keep).rounded())
-        row.blue[x] = Int16((source.z + Float(row.blue[x]) * keep).rounded())
-    }
+    private func blend(_ c: RGBA, _ row: FixedRow, _ x: Int) { row.blend(c, at: x) }
 
     private func paintTrack(row: FixedRow, y: Int) {
         guard y < track.height else { return }
