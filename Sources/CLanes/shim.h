@@ -5,7 +5,8 @@
 // the compiler lowers them to SSE2 on x86-64 (pmulhw, packuswb, punpck*)
 // and to NEON on ARM (smull + shrn, sqxtun, zip), so one source serves both
 // 128-bit ISAs. Header-only and static inline: Swift inlines them into the
-// loops that call them.
+// loops that call them. (SwiftPM does not track this header: after editing
+// it, touch a Swift file of ChakraRaster, or the build keeps the old code.)
 #ifndef CHAKRA_LANES_H
 #define CHAKRA_LANES_H
 

@@ -21,7 +21,11 @@ public struct FrameToken: Equatable, Sendable {
 /// Zero everywhere but its two parts (pixel ranges; the second is past a
 /// ring's hole, and either may be empty), so the blend may read whole
 /// groups of eight anywhere in the row.
-final class ExpandedRow {
+///
+/// A struct of pointers, owned and freed by `ExpandedRows`: as a class it
+/// was retained and released for every output row that blended it (atomic
+/// operations, a seventh of drift's frame time).
+struct ExpandedRow {
     let red, green, blue, alpha: UnsafeMutablePointer<Int16>
     /// Which grid row of which frame this holds.
     var row = -1
@@ -33,7 +37,7 @@ final class ExpandedRow {
                                      FixedRow.allocateLanes(width), FixedRow.allocateLanes(width))
     }
 
-    deinit {
+    func deallocate() {
         red.deallocate()
         green.deallocate()
         blue.deallocate()
@@ -54,7 +58,7 @@ final class ExpandedRow {
     /// About to write `first` and `second` (ordered, disjoint): zeroes what
     /// the previous row left outside them. Consecutive grid rows have
     /// similar extents, so little is cleared.
-    func prepare(_ first: Range<Int>, _ second: Range<Int>) {
+    mutating func prepare(_ first: Range<Int>, _ second: Range<Int>) {
         zero(parts.0, except: first, second)
         zero(parts.1, except: first, second)
         parts = (first, second)
@@ -90,24 +94,34 @@ final class ExpandedRow {
 }
 
 /// One overlay's two most recent expanded rows: moving down the screen,
-/// row j + 1 of one screen row is row j of a later one.
-final class ExpandedRows {
-    private let slots: (ExpandedRow, ExpandedRow)
+/// row j + 1 of one screen row is row j of a later one. The owner (the
+/// compositor's scratch) calls `deallocate`.
+struct ExpandedRows {
+    private var first: ExpandedRow
+    private var second: ExpandedRow
 
     init(width: Int) {
-        slots = (ExpandedRow(width: width), ExpandedRow(width: width))
+        (first, second) = (ExpandedRow(width: width), ExpandedRow(width: width))
+    }
+
+    func deallocate() {
+        first.deallocate()
+        second.deallocate()
     }
 
     /// The slot holding grid row `j` of `frame`, expanded by `fill` when
     /// neither holds it, into the slot not holding row `keep`.
     @inline(__always)
-    func slot(for j: Int, keeping keep: Int, frame: FrameToken, fill: (ExpandedRow) -> Void) -> ExpandedRow {
-        if slots.0.row == j, slots.0.frame == frame { return slots.0 }
-        if slots.1.row == j, slots.1.frame == frame { return slots.1 }
-        let victim = slots.0.row == keep && slots.0.frame == frame ? slots.1 : slots.0
-        fill(victim)
-        victim.row = j
-        victim.frame = frame
-        return victim
+    mutating func slot(for j: Int, keeping keep: Int, frame: FrameToken, fill: (inout ExpandedRow) -> Void) -> ExpandedRow {
+        if first.row == j, first.frame == frame { return first }
+        if second.row == j, second.frame == frame { return second }
+        if first.row == keep && first.frame == frame {
+            fill(&second)
+            (second.row, second.frame) = (j, frame)
+            return second
+        }
+        fill(&first)
+        (first.row, first.frame) = (j, frame)
+        return first
     }
 }

@@ -45,15 +45,24 @@ public final class FrameCompositor: @unchecked Sendable {
         let gridRow: UnsafeMutablePointer<RGBA>
         let packed: UnsafeMutableRawPointer
         /// Per overlay index, its last two grid rows at screen resolution.
-        let expanded: [ExpandedRows]
+        let expanded: UnsafeMutablePointer<ExpandedRows>
+        let overlayCapacity: Int
+        /// This call's overlays as views (no reference counting per row).
+        let views: UnsafeMutablePointer<SurfaceView>
         init(width: Int, gridWidth: Int, overlays: Int) {
-            expanded = (0..<overlays).map { _ in ExpandedRows(width: width) }
+            overlayCapacity = overlays
+            expanded = .allocate(capacity: overlays)
+            for k in 0..<overlays { (expanded + k).initialize(to: ExpandedRows(width: width)) }
+            views = .allocate(capacity: overlays)
             row = FixedRow.allocate(capacity: width)
-            gridRow = .allocate(capacity: gridWidth + 2)
-            gridRow.initialize(repeating: .zero, count: gridWidth + 2)
+            gridRow = .allocate(capacity: gridWidth + 8)
+            gridRow.initialize(repeating: .zero, count: gridWidth + 8)
             packed = .allocate(byteCount: width * 4, alignment: 16)
         }
         deinit {
+            for k in 0..<overlayCapacity { expanded[k].deallocate() }
+            expanded.deallocate()
+            views.deallocate()
             row.deallocate()
             gridRow.deallocate()
             packed.deallocate()
@@ -93,12 +102,14 @@ public final class FrameCompositor: @unchecked Sendable {
                         into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken, sharp: SharpRowPainter? = nil) {
         let s = scratch[slot]
         let width = output.width
-        precondition(width <= maxWidth && overlays.count <= s.expanded.count)
+        precondition(width <= maxWidth && overlays.count <= s.overlayCapacity)
+        for k in 0..<overlays.count { s.views[k] = overlays[k].view }
+        let baseView = base.view
         for y in rows {
-            upsampleBase(base, y: y, width: width, scratch: s)
+            upsampleBase(baseView, y: y, width: width, scratch: s)
             sharp?.paint(row: s.row, y: y, width: width)
             for k in 0..<overlays.count where opacities[k] > 0 {
-                blendOverlay(k, overlays[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s)
+                blendOverlay(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s)
             }
             if output.rotation == .none {
                 PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride, streaming: true)
@@ -114,7 +125,7 @@ public final class FrameCompositor: @unchecked Sendable {
     /// Vertical interpolation of grid rows for screen row y into
     /// `gridRow[first...last]`; false when y is outside the grid.
     @inline(__always)
-    private func interpolateRows(_ surface: Surface, y: Int, first: Int, last: Int, into gridRow: UnsafeMutablePointer<RGBA>) -> Bool {
+    private func interpolateRows(_ surface: SurfaceView, y: Int, first: Int, last: Int, into gridRow: UnsafeMutablePointer<RGBA>) -> Bool {
         let f = surface.factor
         let relative = y - surface.originY
         guard relative >= 0 else { return false }
@@ -148,7 +159,7 @@ public final class FrameCompositor: @unchecked Sendable {
             && c.x <= c.w + tolerance && c.y <= c.w + tolerance && c.z <= c.w + tolerance
     }
 
-    private func upsampleBase(_ base: Surface, y: Int, width: Int, scratch s: Scratch) {
+    private func upsampleBase(_ base: SurfaceView, y: Int, width: Int, scratch s: Scratch) {
         let f = base.factor
         precondition(base.originX <= 0 && base.originX + (base.width - 1) * f >= width - 1, "base must cover the screen")
         let ok = interpolateRows(base, y: y, first: 0, last: base.width - 1, into: s.gridRow)
@@ -170,6 +181,12 @@ public final class FrameCompositor: @unchecked Sendable {
     @inline(__always)
     private func fractions(_ steps: SIMD8<Int16>, from k: Int) -> SIMD8<Int16> {
         (laneRamp &+ SIMD8(repeating: Int16(truncatingIfNeeded: k))) &* steps
+    }
+
+    /// Four 32-bit lanes narrowed to 16 bits at `pointer` (8 bytes).
+    @inline(__always)
+    private func storeQuad(_ lanes: SIMD4<Int32>, _ pointer: UnsafeMutablePointer<Int16>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: SIMD4<Int16>(truncatingIfNeeded: lanes), as: SIMD4<Int16>.self)
     }
 
     /// The opaque base's interpolated grid row `grid` upsampled over screen
@@ -212,6 +229,23 @@ public final class FrameCompositor: @unchecked Sendable {
     private func expandOverlay(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, from xStart: Int, through xEnd: Int,
                                into row: ExpandedRow) {
         let scale = SIMD4<Float>(2 * FixedRow.one, 2 * FixedRow.one, 2 * FixedRow.one, 32767)
+        if f == 1 {
+            // Every pixel a grid point: its value, four pixels a step, with
+            // no interval setup (and no eight-lane stores overlapping each
+            // other, which stall the loads of the blend that follows).
+            var x = xStart, i = xStart - originX
+            while x <= xEnd {
+                let p0 = roundedLanes(grid[i] * scale), p1 = roundedLanes(grid[i &+ 1] * scale)
+                let p2 = roundedLanes(grid[i &+ 2] * scale), p3 = roundedLanes(grid[i &+ 3] * scale)
+                storeQuad(SIMD4(p0.x, p1.x, p2.x, p3.x), row.red + x)
+                storeQuad(SIMD4(p0.y, p1.y, p2.y, p3.y), row.green + x)
+                storeQuad(SIMD4(p0.z, p1.z, p2.z, p3.z), row.blue + x)
+                storeQuad(SIMD4(p0.w, p1.w, p2.w, p3.w), row.alpha + x)
+                x &+= 4
+                i &+= 4
+            }
+            return
+        }
         let steps = fractionSteps(factor: f), advance = steps &<< 3
         var x = xStart
         var i = (xStart - originX) / f
@@ -241,19 +275,19 @@ public final class FrameCompositor: @unchecked Sendable {
     /// Blends overlay `k` at screen row y: the vertical interpolation of
     /// its two grid rows around y, each already expanded to screen pixels
     /// (`ExpandedRows`), over the float row.
-    private func blendOverlay(_ k: Int, _ surface: Surface, opacity: Float, y: Int, frame: FrameToken, width: Int, scratch s: Scratch) {
+    private func blendOverlay(_ k: Int, _ surface: SurfaceView, opacity: Float, y: Int, frame: FrameToken, width: Int, scratch s: Scratch) {
         let f = surface.factor
         let relative = y - surface.originY
         guard relative >= 0 else { return }
         let j = relative / f
         guard j < surface.height else { return }
         let w = Float(relative - j * f) / Float(f)
-        let rows = s.expanded[k]
-        let a = rows.slot(for: j, keeping: j + 1, frame: frame) { expandRow(surface, j, width: width, into: $0, scratch: s) }
+        let rows = s.expanded + k
+        let a = rows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandRow(surface, j, width: width, into: &$0, scratch: s) }
         if w == 0 {
             blend(a, weight: opacity, nil, weight: 0, into: s.row)
         } else {
-            let b = rows.slot(for: j + 1, keeping: j, frame: frame) { expandRow(surface, j + 1, width: width, into: $0, scratch: s) }
+            let b = rows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandRow(surface, j + 1, width: width, into: &$0, scratch: s) }
             blend(a, weight: opacity * (1 - w), b, weight: opacity * w, into: s.row)
         }
     }
@@ -262,7 +296,7 @@ public final class FrameCompositor: @unchecked Sendable {
     /// screen pixels. Only the row's content extent is written, minus the
     /// inside of its hole (shrunk by one column, so the interpolation into
     /// the hole's edges is kept); everything else in `row` stays zero.
-    private func expandRow(_ surface: Surface, _ j: Int, width: Int, into row: ExpandedRow, scratch s: Scratch) {
+    private func expandRow(_ surface: SurfaceView, _ j: Int, width: Int, into row: inout ExpandedRow, scratch s: Scratch) {
         guard j < surface.height, surface.rowFirst[j] <= surface.rowLast[j] else { return row.prepare(0..<0, 0..<0) }
         let f = surface.factor, originX = surface.originX
         // Widened by one column so the interpolation fades to zero at both ends.

@@ -175,3 +175,23 @@ public final class Surface: @unchecked Sendable {
         return bytes
     }
 }
+
+/// A surface's placement and memory as it is this frame, with no reference
+/// to count: the compositor reads surfaces for every output row, and
+/// passing the objects retained and released them each time (atomic
+/// operations). Valid until the surface is placed again or freed.
+struct SurfaceView {
+    let width, height, originX, originY, factor: Int
+    let pixels: UnsafeMutablePointer<RGBA>
+    let rowFirst, rowLast, holeFirst, holeLast: UnsafeMutablePointer<Int32>
+
+    @inline(__always)
+    func row(_ j: Int) -> UnsafeMutablePointer<RGBA> { pixels + j * width }
+}
+
+extension Surface {
+    var view: SurfaceView {
+        SurfaceView(width: width, height: height, originX: originX, originY: originY, factor: factor, pixels: pixels,
+                    rowFirst: rowFirst, rowLast: rowLast, holeFirst: holeFirst, holeLast: holeLast)
+    }
+}

@@ -5,8 +5,12 @@ import ChakraRaster
 /// screen centre and radius, in one colour whose opacity is
 /// `base` + gradient·X across the unit disc (a solid element has no
 /// gradient), times the element's opacity.
+///
+/// The table is held as a view, not counted: copies of a placed disc are
+/// made per pixel, and the scenes' tables are static, alive as long as the
+/// program.
 struct PlacedDisc {
-    var table: BlurredGradientDisc
+    var table: BlurredGradientDisc.View
     var centreX: Float = 0, centreY: Float = 0
     var inverseRadius: Float = 1
     /// Premultiplied colour × the element's opacity.
@@ -16,7 +20,7 @@ struct PlacedDisc {
     /// False leaves the element out of this frame.
     var shown = true
 
-    init(table: BlurredGradientDisc) { self.table = table }
+    init(table: BlurredGradientDisc) { self.table = table.view }
 
     /// Places the element: `gradient` is in the disc's unit coordinates on
     /// screen axes (already turned by any rotation).
@@ -42,10 +46,17 @@ struct PlacedDisc {
 extension UnsafeBufferPointer where Element == PlacedDisc {
     /// The elements, bottom to top, composited source-over `destination`
     /// at screen point (x, y).
+    /// By index, not `for disc in self`: the iterator hands out copies,
+    /// and copying a disc retains and releases its table's arrays (atomic
+    /// operations, 40% of drift's frame time at 800x480).
     @inline(__always)
     func composite(atX x: Float, y: Float, over destination: RGBA) -> RGBA {
         var pixel = destination
-        for disc in self { pixel = Colors.over(disc.color(atX: x, y: y), pixel) }
+        var k = 0
+        while k < count {
+            pixel = Colors.over(self[k].color(atX: x, y: y), pixel)
+            k &+= 1
+        }
         return pixel
     }
 }
