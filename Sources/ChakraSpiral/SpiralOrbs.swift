@@ -60,6 +60,8 @@ final class SoftDiscLayer: @unchecked Sendable {
         let cx = Float(centre.x), cy = Float(centre.y), inverse = Float(1 / radius)
         let paint = color * opacity
         let innerInverse = Float(1 / (radius * max(innerFraction, 1e-9)))
+        // Views: calling the table objects per cell retained and released them.
+        let table = table.view, inner = inner?.view
         for j in 0..<surface.height {
             let row = surface.row(j)
             let y = surface.screenY(j) - cy

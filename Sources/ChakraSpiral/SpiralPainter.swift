@@ -137,7 +137,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     private func paintParticles(row: FixedRow, y: Int, width: Int) {
         let py = Float(y) + 0.5
-        let reach = Float(particleTable.reach)
+        let reach = Float(particleTable.reach), particleTable = particleTable.view
         for k in 0..<particleCount {
             let p = particles[k]
             let extent = reach * p.radius
