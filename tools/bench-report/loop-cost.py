@@ -101,9 +101,13 @@ def bench_cost(chakrad, scene, size, seconds, paced):
     seconds + 5: particles appear only after their delays, so a shorter run
     draws less), back to back or paced at 60 fps."""
     frames = int((seconds + 5) * 60)
-    out = subprocess.run([chakrad, "bench", "--scene", scene, "--size", size, "--threads", "1", "--frames", str(frames), "--json"]
-                         + (["--paced"] if paced else []), capture_output=True, text=True, check=True).stdout
-    return json.loads(out.splitlines()[0])["cpu_ms_per_frame"]
+    run = subprocess.run([chakrad, "bench", "--scene", scene, "--size", size, "--threads", "1", "--frames", str(frames), "--json"]
+                         + (["--paced"] if paced else []), capture_output=True, text=True)
+    if run.returncode != 0:
+        if paced:
+            return None   # a build from before `bench --paced`
+        raise SystemExit(f"bench failed for {scene} {size}:\n{run.stderr[-2000:]}")
+    return json.loads(run.stdout.splitlines()[0])["cpu_ms_per_frame"]
 
 
 def main():
@@ -121,8 +125,10 @@ def main():
             bench_ms = bench_cost(args.chakrad, scene, size, args.seconds, paced=False)
             paced_ms = bench_cost(args.chakrad, scene, size, args.seconds, paced=True)
             rows.append(dict(scene=scene, size=size, fps=round(fps, 2), daemon_cpu_ms_per_frame=round(daemon_ms, 3),
-                             bench_cpu_ms_per_frame=round(bench_ms, 3), paced_bench_cpu_ms_per_frame=round(paced_ms, 3),
-                             beyond_drawing_ms=round(daemon_ms - bench_ms, 3), beyond_paced_ms=round(daemon_ms - paced_ms, 3),
+                             bench_cpu_ms_per_frame=round(bench_ms, 3),
+                             paced_bench_cpu_ms_per_frame=None if paced_ms is None else round(paced_ms, 3),
+                             beyond_drawing_ms=round(daemon_ms - bench_ms, 3),
+                             beyond_paced_ms=None if paced_ms is None else round(daemon_ms - paced_ms, 3),
                              core_percent_at_60=round(daemon_ms * 6, 1),
                              context_switches_per_frame=round(switches, 2),
                              threads={k: round(v, 3) for k, v in sorted(threads.items()) if v > 0}))
@@ -136,7 +142,8 @@ def main():
     for r in rows:
         threads = ", ".join(f"{k} {v}" for k, v in r["threads"].items())
         print(f"| {r['scene']} | {r['size']} | {r['fps']} | {r['daemon_cpu_ms_per_frame']} | {r['bench_cpu_ms_per_frame']} / "
-              f"{r['paced_bench_cpu_ms_per_frame']} | {r['beyond_drawing_ms']:+} / {r['beyond_paced_ms']:+} | {r['core_percent_at_60']} | {r['context_switches_per_frame']} | {threads} |")
+              f"{r['paced_bench_cpu_ms_per_frame'] or '–'} | {r['beyond_drawing_ms']:+} / "
+              f"{'–' if r['beyond_paced_ms'] is None else format(r['beyond_paced_ms'], '+')} | {r['core_percent_at_60']} | {r['context_switches_per_frame']} | {threads} |")
 
 
 if __name__ == "__main__":
