@@ -60,19 +60,8 @@ def instructions(chakrad, scene, size):
 
 def rss_rows(chakrad, sizes):
     """[(size, [(step, MB)], peak MB)]: the daemon's memory scene by scene."""
-    import shutil, signal, socket, time
-    def request(path, line):
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-            s.settimeout(30)
-            s.connect(path)
-            s.sendall(json.dumps(line).encode() + b"\n")
-            data = b""
-            while not data.endswith(b"\n"):
-                chunk = s.recv(1 << 16)
-                if not chunk:
-                    break
-                data += chunk
-        return json.loads(data)
+    import shutil, signal, time
+    from control_socket import request
     def memory(pid):
         fields = dict(line.split(":", 1) for line in open(f"/proc/{pid}/status") if ":" in line)
         return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024

@@ -17,23 +17,11 @@ them as the daemon does). Daemon minus paced bench is the loop's own cost
 is what waking from a sleep costs any frame (caches gone cold). Run it on a quiet machine: CPU time per frame moves with what
 else runs on the other cores (caches, memory bandwidth).
 """
-import argparse, json, os, shutil, signal, socket, subprocess, tempfile, time
+import argparse, json, os, shutil, signal, subprocess, tempfile, time
+
+from control_socket import request
 
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def request(path, line):
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(10)
-        s.connect(path)
-        s.sendall(json.dumps(line).encode() + b"\n")
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = s.recv(1 << 16)
-            if not chunk:
-                break
-            data += chunk
-    return json.loads(data)
 
 
 def thread_counters(pid):
