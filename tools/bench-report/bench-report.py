@@ -61,22 +61,15 @@ def instructions(chakrad, scene, size):
 def rss_rows(chakrad, sizes):
     """[(size, [(step, MB)], peak MB)]: the daemon's memory scene by scene."""
     import shutil, signal, time
-    from control_socket import request
+    from control_socket import request, start_headless
     def memory(pid):
         fields = dict(line.split(":", 1) for line in open(f"/proc/{pid}/status") if ":" in line)
         return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
     results = []
     for size in sizes:
         work = tempfile.mkdtemp(prefix="chakra-rss-")
-        path = os.path.join(work, "control.sock")
-        with open(os.path.join(work, "chakra.toml"), "w") as f:
-            f.write(f'[display]\noutput = "headless"\nvt = "none"\nbacklight = "none"\nfps = 60\n[control]\nsocket = "{path}"\n')
-        daemon = subprocess.Popen([chakrad, "run", "--config", os.path.join(work, "chakra.toml"), "--headless-size", size, "--scene", "heart"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        daemon, path = start_headless(chakrad, work, size, "heart")
         try:
-            deadline = time.monotonic() + 30
-            while not os.path.exists(path) and time.monotonic() < deadline:
-                time.sleep(0.05)
             time.sleep(3)
             steps = [("start (heart)", memory(daemon.pid)[0])]
             for scene in SCENES[1:] + ["heart"]:

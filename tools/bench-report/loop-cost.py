@@ -19,7 +19,7 @@ else runs on the other cores (caches, memory bandwidth).
 """
 import argparse, json, os, shutil, signal, subprocess, tempfile, time
 
-from control_socket import request
+from control_socket import request, start_headless
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -57,17 +57,8 @@ def fresh_count(path, pid):
 
 def daemon_cost(chakrad, scene, size, seconds, threads=1):
     work = tempfile.mkdtemp(prefix="chakra-loop-")
-    path = os.path.join(work, "control.sock")
-    config = os.path.join(work, "chakra.toml")
-    with open(config, "w") as f:
-        f.write(f'[display]\noutput = "headless"\nvt = "none"\nbacklight = "none"\nfps = 60\n'
-                f'[render]\nthreads = {threads}\n[control]\nsocket = "{path}"\n')
-    daemon = subprocess.Popen([chakrad, "run", "--config", config, "--headless-size", size, "--scene", scene],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    daemon, path = start_headless(chakrad, work, size, scene, threads=threads)
     try:
-        deadline = time.monotonic() + 30
-        while not os.path.exists(path) and time.monotonic() < deadline:
-            time.sleep(0.05)
         time.sleep(3)
         frames0, cpu0, time0 = fresh_count(path, daemon.pid)
         time.sleep(seconds)
