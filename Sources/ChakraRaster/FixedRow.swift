@@ -111,7 +111,7 @@ func q15(_ weight: Float) -> SIMD8<Int16> {
 /// Four floats rounded to the nearest integer with the 1.5·2²³ trick (see
 /// `PixelPacker`): |v| < 2²²; the stdlib's generic conversion is not
 /// vectorised.
-@usableFromInline @inline(__always)
+@inlinable @inline(__always)
 func roundedLanes(_ v: SIMD4<Float>) -> SIMD4<Int32> {
     unsafeBitCast(v + SIMD4<Float>(repeating: 12_582_912), to: SIMD4<Int32>.self) &- 0x4B40_0000
 }
