@@ -28,7 +28,7 @@ import CLanes
 // instruction per group.
 
 /// Paints sharp, screen-resolution content (a stroke, text) straight into
-/// the float row of the final pass, over the base and under the overlays:
+/// the fixed-point row of the final pass, over the base and under the overlays:
 /// content that would need a factor-1 overlay, whose upsampling costs an
 /// interval setup per pixel, is cheaper written where it lands. Called from
 /// several threads at once for different rows; it must write only pixels
@@ -274,7 +274,7 @@ public final class FrameCompositor: @unchecked Sendable {
 
     /// Blends overlay `k` at screen row y: the vertical interpolation of
     /// its two grid rows around y, each already expanded to screen pixels
-    /// (`ExpandedRows`), over the float row.
+    /// (`ExpandedRows`), over the row.
     private func blendOverlay(_ k: Int, _ surface: SurfaceView, opacity: Float, y: Int, frame: FrameToken, width: Int, scratch s: Scratch) {
         let f = surface.factor
         let relative = y - surface.originY
