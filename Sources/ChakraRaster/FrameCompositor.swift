@@ -371,36 +371,35 @@ public final class FrameCompositor: @unchecked Sendable {
             let weightB = q15(wb)
             while x < hi {
                 let negAlpha = zero &- ((mulhi(loadLanes(a.alpha + x), weightA) &+ mulhi(loadLanes(b.alpha + x), weightB)) &<< 1)
-                var d = loadLanes(row.red + x)
-                storeLanes(mulhi(loadLanes(a.red + x), weightA) &+ mulhi(loadLanes(b.red + x), weightB) &+ d &+ mulhi(d &+ d, negAlpha), row.red + x)
-                d = loadLanes(row.green + x)
-                storeLanes(mulhi(loadLanes(a.green + x), weightA) &+ mulhi(loadLanes(b.green + x), weightB) &+ d &+ mulhi(d &+ d, negAlpha), row.green + x)
-                d = loadLanes(row.blue + x)
-                storeLanes(mulhi(loadLanes(a.blue + x), weightA) &+ mulhi(loadLanes(b.blue + x), weightB) &+ d &+ mulhi(d &+ d, negAlpha), row.blue + x)
+                over(mulhi(loadLanes(a.red + x), weightA) &+ mulhi(loadLanes(b.red + x), weightB), row.red + x, negAlpha)
+                over(mulhi(loadLanes(a.green + x), weightA) &+ mulhi(loadLanes(b.green + x), weightB), row.green + x, negAlpha)
+                over(mulhi(loadLanes(a.blue + x), weightA) &+ mulhi(loadLanes(b.blue + x), weightB), row.blue + x, negAlpha)
                 x &+= 8
             }
         } else if wa >= 1 {
             while x < hi {
                 let negAlpha = zero &- loadLanes(a.alpha + x)
-                var d = loadLanes(row.red + x)
-                storeLanes((loadLanes(a.red + x) &>> 1) &+ d &+ mulhi(d &+ d, negAlpha), row.red + x)
-                d = loadLanes(row.green + x)
-                storeLanes((loadLanes(a.green + x) &>> 1) &+ d &+ mulhi(d &+ d, negAlpha), row.green + x)
-                d = loadLanes(row.blue + x)
-                storeLanes((loadLanes(a.blue + x) &>> 1) &+ d &+ mulhi(d &+ d, negAlpha), row.blue + x)
+                over(loadLanes(a.red + x) &>> 1, row.red + x, negAlpha)
+                over(loadLanes(a.green + x) &>> 1, row.green + x, negAlpha)
+                over(loadLanes(a.blue + x) &>> 1, row.blue + x, negAlpha)
                 x &+= 8
             }
         } else {
             while x < hi {
                 let negAlpha = zero &- (mulhi(loadLanes(a.alpha + x), weightA) &<< 1)
-                var d = loadLanes(row.red + x)
-                storeLanes(mulhi(loadLanes(a.red + x), weightA) &+ d &+ mulhi(d &+ d, negAlpha), row.red + x)
-                d = loadLanes(row.green + x)
-                storeLanes(mulhi(loadLanes(a.green + x), weightA) &+ d &+ mulhi(d &+ d, negAlpha), row.green + x)
-                d = loadLanes(row.blue + x)
-                storeLanes(mulhi(loadLanes(a.blue + x), weightA) &+ d &+ mulhi(d &+ d, negAlpha), row.blue + x)
+                over(mulhi(loadLanes(a.red + x), weightA), row.red + x, negAlpha)
+                over(mulhi(loadLanes(a.green + x), weightA), row.green + x, negAlpha)
+                over(mulhi(loadLanes(a.blue + x), weightA), row.blue + x, negAlpha)
                 x &+= 8
             }
         }
+    }
+
+    /// One channel of eight row pixels d at `pixels`: colour + d − ⌈d·alpha⌉,
+    /// given −alpha in Q15 (see `blendGroups`).
+    @inline(__always)
+    private func over(_ colour: SIMD8<Int16>, _ pixels: UnsafeMutablePointer<Int16>, _ negAlpha: SIMD8<Int16>) {
+        let d = loadLanes(pixels)
+        storeLanes(colour &+ d &+ mulhi(d &+ d, negAlpha), pixels)
     }
 }

@@ -84,8 +84,8 @@ public final class Surface: @unchecked Sendable {
     /// Rounded to nearest, not down: rounding down gave small screens up to
     /// twice the cells per σ (a σ of 4.9 px on a factor of 1 instead of 2,
     /// four times the cells), so their cost did not shrink with their
-    /// pixels. Nearest keeps cells per σ within [⅔, 2]·`cellsPerSigma`, and
-    /// at factor 2 and above within [0.75, 1.5]·`cellsPerSigma`.
+    /// pixels. From factor 2 up, nearest keeps cells per σ within
+    /// [0.75, 1.25)·`cellsPerSigma`; factor 1 is exact.
     public static func gridFactor(screenSigma: Double, cellsPerSigma: Double) -> Int {
         max(1, Int((screenSigma / cellsPerSigma).rounded(.toNearestOrAwayFromZero)))
     }
