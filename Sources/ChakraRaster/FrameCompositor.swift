@@ -46,6 +46,9 @@ public final class FrameCompositor: @unchecked Sendable {
         let packed: UnsafeMutableRawPointer
         /// Per overlay index, its last two grid rows at screen resolution.
         let expanded: UnsafeMutablePointer<ExpandedRows>
+        /// The base's last two grid rows at screen resolution (8.6 fixed
+        /// point, as the row itself; alpha unused).
+        let baseRows: UnsafeMutablePointer<ExpandedRows>
         let overlayCapacity: Int
         /// This call's overlays as views (no reference counting per row).
         let views: UnsafeMutablePointer<SurfaceView>
@@ -54,6 +57,8 @@ public final class FrameCompositor: @unchecked Sendable {
             expanded = .allocate(capacity: overlays)
             for k in 0..<overlays { (expanded + k).initialize(to: ExpandedRows(width: width)) }
             views = .allocate(capacity: overlays)
+            baseRows = .allocate(capacity: 1)
+            baseRows.initialize(to: ExpandedRows(width: width))
             row = FixedRow.allocate(capacity: width)
             gridRow = .allocate(capacity: gridWidth + 8)
             gridRow.initialize(repeating: .zero, count: gridWidth + 8)
@@ -62,6 +67,8 @@ public final class FrameCompositor: @unchecked Sendable {
         deinit {
             for k in 0..<overlayCapacity { expanded[k].deallocate() }
             expanded.deallocate()
+            baseRows.pointee.deallocate()
+            baseRows.deallocate()
             views.deallocate()
             row.deallocate()
             gridRow.deallocate()
@@ -106,7 +113,7 @@ public final class FrameCompositor: @unchecked Sendable {
         for k in 0..<overlays.count { s.views[k] = overlays[k].view }
         let baseView = base.view
         for y in rows {
-            upsampleBase(baseView, y: y, width: width, scratch: s)
+            upsampleBase(baseView, y: y, width: width, frame: frame, scratch: s)
             sharp?.paint(row: s.row, y: y, width: width)
             for k in 0..<overlays.count where opacities[k] > 0 {
                 blendOverlay(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s)
@@ -122,30 +129,6 @@ public final class FrameCompositor: @unchecked Sendable {
         PixelPacker.finishStreaming()
     }
 
-    /// Vertical interpolation of grid rows for screen row y into
-    /// `gridRow[first...last]`; false when y is outside the grid.
-    @inline(__always)
-    private func interpolateRows(_ surface: SurfaceView, y: Int, first: Int, last: Int, into gridRow: UnsafeMutablePointer<RGBA>) -> Bool {
-        let f = surface.factor
-        let relative = y - surface.originY
-        guard relative >= 0 else { return false }
-        let j = relative / f
-        guard j < surface.height else { return false }
-        let k = relative - j * f
-        let row0 = surface.row(j)
-        if k == 0 || j + 1 >= surface.height {
-            guard k == 0 else { return false }
-            for i in first...last { gridRow[i] = row0[i] }
-        } else {
-            let row1 = surface.row(j + 1)
-            let w = Float(k) / Float(f)
-            for i in first...last { gridRow[i] = row0[i] + (row1[i] - row0[i]) * w }
-        }
-        assert((first...last).allSatisfy { Self.inRange(gridRow[$0]) },
-               "surface colour out of premultiplied range: \((first...last).map { gridRow[$0] }.first { !Self.inRange($0) }!) on a \(surface.width)×\(surface.height) grid of factor \(surface.factor)")
-        return true
-    }
-
     /// The compositor's contract with whoever draws surfaces: premultiplied
     /// colour with 0 ≤ colour ≤ alpha ≤ 1, give or take float rounding.
     /// Compositing (bilinear weights, source-over) keeps that range, so the
@@ -159,13 +142,54 @@ public final class FrameCompositor: @unchecked Sendable {
             && c.x <= c.w + tolerance && c.y <= c.w + tolerance && c.z <= c.w + tolerance
     }
 
-    private func upsampleBase(_ base: SurfaceView, y: Int, width: Int, scratch s: Scratch) {
+    /// The base at screen row y into the row: the vertical interpolation of
+    /// its two grid rows around y, each expanded to screen pixels once
+    /// (`baseRows`), with the same exact fixed-point step as the horizontal
+    /// one, a + (2d·k/f) >> 1: per group of eight a subtraction, a product
+    /// and an add per channel, where expanding every screen row horizontally
+    /// paid a grid interval's setup every f pixels.
+    private func upsampleBase(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, scratch s: Scratch) {
         let f = base.factor
         precondition(base.originX <= 0 && base.originX + (base.width - 1) * f >= width - 1, "base must cover the screen")
-        let ok = interpolateRows(base, y: y, first: 0, last: base.width - 1, into: s.gridRow)
-        precondition(ok, "base must cover the screen")
+        let relative = y - base.originY
+        let j = relative / f, k = relative - j * f
+        precondition(relative >= 0 && j < base.height && (k == 0 || j + 1 < base.height), "base must cover the screen")
+        let a = s.baseRows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandBaseRow(base, &$0, j, width: width, scratch: s) }
+        let row = s.row
+        if k == 0 {
+            row.red.update(from: a.red, count: width)
+            row.green.update(from: a.green, count: width)
+            row.blue.update(from: a.blue, count: width)
+            return
+        }
+        let b = s.baseRows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandBaseRow(base, &$0, j + 1, width: width, scratch: s) }
+        let q = SIMD8<Int16>(repeating: Int16(truncatingIfNeeded: k * ((32768 + f / 2) / f)))
+        var x = 0
+        while x < width {
+            lerp(a.red + x, b.red + x, q, row.red + x)
+            lerp(a.green + x, b.green + x, q, row.green + x)
+            lerp(a.blue + x, b.blue + x, q, row.blue + x)
+            x &+= 8
+        }
+    }
+
+    /// Eight pixels a + (2(b − a)·q) >> 16 at `out`: q the Q15 fraction.
+    @inline(__always)
+    private func lerp(_ a: UnsafeMutablePointer<Int16>, _ b: UnsafeMutablePointer<Int16>, _ q: SIMD8<Int16>, _ out: UnsafeMutablePointer<Int16>) {
+        let start = loadLanes(a), difference = loadLanes(b) &- start
+        storeLanes(start &+ mulhi(difference &<< 1, q), out)
+    }
+
+    /// Grid row j of the base expanded over screen pixels [0, width).
+    private func expandBaseRow(_ base: SurfaceView, _ row: inout ExpandedRow, _ j: Int, width: Int, scratch s: Scratch) {
+        let source = base.row(j)
+        for i in 0..<base.width { s.gridRow[i] = source[i] }
         s.gridRow[base.width] = s.gridRow[base.width - 1]
-        expandBase(s.gridRow, originX: base.originX, factor: f, through: width - 1, into: s.row)
+        assert((0..<base.width).allSatisfy { Self.inRange(s.gridRow[$0]) },
+               "base colour out of range in row \(j) of a \(base.width)×\(base.height) grid of factor \(base.factor)")
+        row.prepare(0..<width, 0..<0)
+        expandBase(s.gridRow, originX: base.originX, factor: base.factor, through: width - 1,
+                   into: FixedRow(red: row.red, green: row.green, blue: row.blue, capacity: width))
     }
 
     /// 1/f in Q15 (32768 wraps for f = 1: there every lane past the first
