@@ -5,8 +5,9 @@
 // the compiler lowers them to SSE2 on x86-64 (pmulhw, packuswb, punpck*)
 // and to NEON on ARM (smull + shrn, sqxtun, zip), so one source serves both
 // 128-bit ISAs. Header-only and static inline: Swift inlines them into the
-// loops that call them. (SwiftPM does not track this header: after editing
-// it, touch a Swift file of ChakraRaster, or the build keeps the old code.)
+// loops that call them. (SwiftPM does not track this header, and builds
+// recompile only changed Swift files: after editing it, touch every Swift
+// file that calls what changed, or the build keeps the old code inlined.)
 #ifndef CHAKRA_LANES_H
 #define CHAKRA_LANES_H
 
@@ -92,6 +93,58 @@ static inline chakra_i16x8 chakra_channel_of_pixels32(const void *pixels, int in
     default: bytes = __builtin_shufflevector(low, high, 3, 7, 11, 15, 19, 23, 27, 31); break;
     }
     return __builtin_convertvector(bytes, chakra_i16x8);
+}
+
+/// Grid cells upsampled by a small factor f (2...8) into screen pixels,
+/// one channel: cell values a (planar, from `cells`; cells[8] must be
+/// readable) to 8f pixels a + (mulhi(b − a, k·⌊32768/f⌉) << 1) at pixel k
+/// of each cell, eight pixels a store, `groups` stores in all from `out`.
+/// The same values as interpolating interval by interval (the compositor's
+/// general path), without the per-interval setup that costs more than a
+/// small interval's pixels: eight cells are loaded once and each group of
+/// eight pixels picks its cells and fractions with constant lane patterns
+/// (the pattern repeats every f groups, 8 cells). Pixels past the last
+/// group's needed ones are spill, as in the general path.
+#define CHAKRA_CELL(f, g, l) ((8 * (g) + (l)) / (f))
+#define CHAKRA_PICK(v, f, g)                                                                                          \
+    __builtin_shufflevector(v, v, CHAKRA_CELL(f, g, 0), CHAKRA_CELL(f, g, 1), CHAKRA_CELL(f, g, 2), CHAKRA_CELL(f, g, 3), \
+                            CHAKRA_CELL(f, g, 4), CHAKRA_CELL(f, g, 5), CHAKRA_CELL(f, g, 6), CHAKRA_CELL(f, g, 7))
+#define CHAKRA_Q(f, g, l) ((int16_t)((((8 * (g) + (l)) % (f)) * ((32768 + (f) / 2) / (f)))))
+#define CHAKRA_FRACTIONS(f, g)                                                                                        \
+    ((chakra_i16x8){CHAKRA_Q(f, g, 0), CHAKRA_Q(f, g, 1), CHAKRA_Q(f, g, 2), CHAKRA_Q(f, g, 3), CHAKRA_Q(f, g, 4),    \
+                    CHAKRA_Q(f, g, 5), CHAKRA_Q(f, g, 6), CHAKRA_Q(f, g, 7)})
+#define CHAKRA_GROUP(f, g)                                                                                            \
+    if ((g) >= groups) return;                                                                                        \
+    {                                                                                                                 \
+        chakra_i16x8 v = CHAKRA_PICK(start, f, g) + (chakra_mulhi(CHAKRA_PICK(step, f, g), CHAKRA_FRACTIONS(f, g)) << 1); \
+        memcpy(out + 8 * (g), &v, 16);                                                                                \
+    }
+#define CHAKRA_BLOCKS(f, GROUPS)                                                                                      \
+    for (;;) {                                                                                                        \
+        chakra_i16x8 start, next;                                                                                     \
+        memcpy(&start, cells, 16);                                                                                    \
+        memcpy(&next, cells + 1, 16);                                                                                 \
+        chakra_i16x8 step = next - start;                                                                             \
+        GROUPS                                                                                                        \
+        groups -= (f);                                                                                                \
+        cells += 8;                                                                                                   \
+        out += 8 * (f);                                                                                               \
+    }
+
+static inline void chakra_expand_cells(const int16_t *cells, int16_t *out, long groups, int f) {
+    switch (f) {
+    case 2: CHAKRA_BLOCKS(2, CHAKRA_GROUP(2, 0) CHAKRA_GROUP(2, 1))
+    case 3: CHAKRA_BLOCKS(3, CHAKRA_GROUP(3, 0) CHAKRA_GROUP(3, 1) CHAKRA_GROUP(3, 2))
+    case 4: CHAKRA_BLOCKS(4, CHAKRA_GROUP(4, 0) CHAKRA_GROUP(4, 1) CHAKRA_GROUP(4, 2) CHAKRA_GROUP(4, 3))
+    case 5: CHAKRA_BLOCKS(5, CHAKRA_GROUP(5, 0) CHAKRA_GROUP(5, 1) CHAKRA_GROUP(5, 2) CHAKRA_GROUP(5, 3) CHAKRA_GROUP(5, 4))
+    case 6: CHAKRA_BLOCKS(6, CHAKRA_GROUP(6, 0) CHAKRA_GROUP(6, 1) CHAKRA_GROUP(6, 2) CHAKRA_GROUP(6, 3) CHAKRA_GROUP(6, 4)
+                             CHAKRA_GROUP(6, 5))
+    case 7: CHAKRA_BLOCKS(7, CHAKRA_GROUP(7, 0) CHAKRA_GROUP(7, 1) CHAKRA_GROUP(7, 2) CHAKRA_GROUP(7, 3) CHAKRA_GROUP(7, 4)
+                             CHAKRA_GROUP(7, 5) CHAKRA_GROUP(7, 6))
+    case 8: CHAKRA_BLOCKS(8, CHAKRA_GROUP(8, 0) CHAKRA_GROUP(8, 1) CHAKRA_GROUP(8, 2) CHAKRA_GROUP(8, 3) CHAKRA_GROUP(8, 4)
+                             CHAKRA_GROUP(8, 5) CHAKRA_GROUP(8, 6) CHAKRA_GROUP(8, 7))
+    default: return;
+    }
 }
 
 #endif

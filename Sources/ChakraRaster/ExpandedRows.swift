@@ -65,10 +65,13 @@ struct ExpandedRow {
     }
 
     /// `expand` may write up to seven pixels past a part's end: zero those
-    /// before `limit` (where the next part starts).
+    /// before `limit` (where the next part starts). All seven, not only
+    /// those in the part's last group of eight: `prepare` zeroes only a
+    /// previous row's parts, and a later row's blend may read the group
+    /// after (say, where its hole ends).
     @inline(__always)
     func clearSpill(after last: Int, before limit: Int) {
-        zero(last + 1, min((last | 7) + 1, limit))
+        zero(last + 1, min(last + 8, limit))
     }
 
     private func zero(_ old: Range<Int>, except a: Range<Int>, _ b: Range<Int>) {

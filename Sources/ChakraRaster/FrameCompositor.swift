@@ -52,11 +52,15 @@ public final class FrameCompositor: @unchecked Sendable {
         let overlayCapacity: Int
         /// This call's overlays as views (no reference counting per row).
         let views: UnsafeMutablePointer<SurfaceView>
+        /// One overlay grid row in expanded-row units, planar, for
+        /// `chakra_expand_cells`.
+        let cells: ExpandedRow
         init(width: Int, gridWidth: Int, overlays: Int) {
             overlayCapacity = overlays
             expanded = .allocate(capacity: overlays)
             for k in 0..<overlays { (expanded + k).initialize(to: ExpandedRows(width: width)) }
             views = .allocate(capacity: overlays)
+            cells = ExpandedRow(width: gridWidth + 16)
             baseRows = .allocate(capacity: 1)
             baseRows.initialize(to: ExpandedRows(width: width))
             row = FixedRow.allocate(capacity: width)
@@ -67,6 +71,7 @@ public final class FrameCompositor: @unchecked Sendable {
         deinit {
             for k in 0..<overlayCapacity { expanded[k].deallocate() }
             expanded.deallocate()
+            cells.deallocate()
             baseRows.pointee.deallocate()
             baseRows.deallocate()
             views.deallocate()
@@ -248,28 +253,71 @@ public final class FrameCompositor: @unchecked Sendable {
     /// Overlay grid row `grid` upsampled over screen pixels [xStart, xEnd]
     /// into an expanded row: colour at twice `FixedRow.one`, alpha in Q15,
     /// a + (d·k/f >> 1) << 1 (d fits 16 bits only undoubled). Groups of
-    /// eight may spill up to seven pixels past xEnd.
+    /// eight may spill up to seven pixels past xEnd. Factors up to 8 go
+    /// cell-major (`expandCells`), larger ones interval by interval.
     @inline(__always)
     private func expandOverlay(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, from xStart: Int, through xEnd: Int,
-                               into row: ExpandedRow) {
-        let scale = SIMD4<Float>(2 * FixedRow.one, 2 * FixedRow.one, 2 * FixedRow.one, 32767)
+                               into row: ExpandedRow, cells: ExpandedRow) {
         if f == 1 {
-            // Every pixel a grid point: its value, four pixels a step, with
-            // no interval setup (and no eight-lane stores overlapping each
-            // other, which stall the loads of the blend that follows).
-            var x = xStart, i = xStart - originX
-            while x <= xEnd {
-                let p0 = roundedLanes(grid[i] * scale), p1 = roundedLanes(grid[i &+ 1] * scale)
-                let p2 = roundedLanes(grid[i &+ 2] * scale), p3 = roundedLanes(grid[i &+ 3] * scale)
-                storeQuad(SIMD4(p0.x, p1.x, p2.x, p3.x), row.red + x)
-                storeQuad(SIMD4(p0.y, p1.y, p2.y, p3.y), row.green + x)
-                storeQuad(SIMD4(p0.z, p1.z, p2.z, p3.z), row.blue + x)
-                storeQuad(SIMD4(p0.w, p1.w, p2.w, p3.w), row.alpha + x)
-                x &+= 4
-                i &+= 4
-            }
-            return
+            // Every pixel a grid point: its value, four pixels a step.
+            convertCells(grid, from: xStart - originX, through: xEnd - originX, into: row, at: xStart)
+        } else if f <= 8 {
+            expandCells(grid, originX: originX, factor: f, from: xStart, through: xEnd, into: row, cells: cells)
+        } else {
+            expandIntervals(grid, originX: originX, factor: f, from: xStart, through: xEnd, into: row)
         }
+    }
+
+    static let overlayScale = SIMD4<Float>(2 * FixedRow.one, 2 * FixedRow.one, 2 * FixedRow.one, 32767)
+
+    /// Grid cells [first, last] (and up to three more) in expanded-row units
+    /// into `row`'s channels from index `at`, four cells a step. No eight-lane
+    /// stores overlapping each other, which stall the loads that follow.
+    @inline(__always)
+    private func convertCells(_ grid: UnsafeMutablePointer<RGBA>, from first: Int, through last: Int, into row: ExpandedRow, at start: Int) {
+        let scale = Self.overlayScale
+        var i = first, x = start
+        while i <= last {
+            let p0 = roundedLanes(grid[i] * scale), p1 = roundedLanes(grid[i &+ 1] * scale)
+            let p2 = roundedLanes(grid[i &+ 2] * scale), p3 = roundedLanes(grid[i &+ 3] * scale)
+            storeQuad(SIMD4(p0.x, p1.x, p2.x, p3.x), row.red + x)
+            storeQuad(SIMD4(p0.y, p1.y, p2.y, p3.y), row.green + x)
+            storeQuad(SIMD4(p0.z, p1.z, p2.z, p3.z), row.blue + x)
+            storeQuad(SIMD4(p0.w, p1.w, p2.w, p3.w), row.alpha + x)
+            x &+= 4
+            i &+= 4
+        }
+    }
+
+    /// Small factors: the row's cells converted to planar lanes once, then
+    /// each channel expanded by `chakra_expand_cells` from the first cell
+    /// boundary on; a part clipped at the screen's left edge starts mid-cell,
+    /// and that first partial interval goes the general way.
+    @inline(__always)
+    func expandCells(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, from xStart: Int, through xEnd: Int,
+                             into row: ExpandedRow, cells: ExpandedRow) {
+        let firstCell = (xStart - originX + f - 1) / f
+        let boundary = originX + firstCell * f
+        if boundary > xStart {
+            expandIntervals(grid, originX: originX, factor: f, from: xStart, through: min(boundary - 1, xEnd), into: row)
+        }
+        guard boundary <= xEnd else { return }
+        // The last pixel's cell and the one after it, which it interpolates towards.
+        let lastCell = (xEnd - originX) / f + 1
+        convertCells(grid, from: firstCell, through: lastCell, into: cells, at: firstCell)
+        let groups = (xEnd - boundary + 8) / 8
+        chakra_expand_cells(cells.red + firstCell, row.red + boundary, groups, Int32(f))
+        chakra_expand_cells(cells.green + firstCell, row.green + boundary, groups, Int32(f))
+        chakra_expand_cells(cells.blue + firstCell, row.blue + boundary, groups, Int32(f))
+        chakra_expand_cells(cells.alpha + firstCell, row.alpha + boundary, groups, Int32(f))
+    }
+
+    /// The general path: interval by interval, each interval's start and
+    /// step spread over lanes once.
+    @inline(__always)
+    func expandIntervals(_ grid: UnsafeMutablePointer<RGBA>, originX: Int, factor f: Int, from xStart: Int, through xEnd: Int,
+                                 into row: ExpandedRow) {
+        let scale = Self.overlayScale
         let steps = fractionSteps(factor: f), advance = steps &<< 3
         var x = xStart
         var i = (xStart - originX) / f
@@ -345,11 +393,11 @@ public final class FrameCompositor: @unchecked Sendable {
         }
         row.prepare(left, right)
         if !left.isEmpty {
-            expandOverlay(s.gridRow, originX: originX, factor: f, from: left.lowerBound, through: left.upperBound - 1, into: row)
+            expandOverlay(s.gridRow, originX: originX, factor: f, from: left.lowerBound, through: left.upperBound - 1, into: row, cells: s.cells)
             row.clearSpill(after: left.upperBound - 1, before: right.isEmpty ? .max : right.lowerBound)
         }
         if !right.isEmpty {
-            expandOverlay(s.gridRow, originX: originX, factor: f, from: right.lowerBound, through: right.upperBound - 1, into: row)
+            expandOverlay(s.gridRow, originX: originX, factor: f, from: right.lowerBound, through: right.upperBound - 1, into: row, cells: s.cells)
             row.clearSpill(after: right.upperBound - 1, before: .max)
         }
     }
