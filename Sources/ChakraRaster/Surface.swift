@@ -133,25 +133,34 @@ public final class Surface: @unchecked Sendable {
     }
 
     /// The same, when the caller knows every cell outside `cells` is clear
-    /// (it drew only those): only they are looked at.
+    /// (it drew only those): only they are looked at. Four cells a step:
+    /// groups wholly above or wholly below the threshold (nearly all of
+    /// them) are one comparison, and only mixed groups go cell by cell.
     public func updateRowExtent(_ j: Int, threshold: Float, within cells: Range<Int>) {
         let row = self.row(j)
-        var first = -1, last = -2
-        var holeStart = 1, holeEnd = 0, runStart = -1
-        for i in cells.clamped(to: 0..<width) {
-            if row[i].w > threshold {
-                if first < 0 { first = i }
-                if runStart >= 0, i - runStart > holeEnd - holeStart + 1 { (holeStart, holeEnd) = (runStart, i - 1) }
-                runStart = -1
-                last = i
-            } else if first >= 0, runStart < 0 {
-                runStart = i
+        let range = cells.clamped(to: 0..<width)
+        var scan = ExtentScan()
+        var i = range.lowerBound
+        while i &+ 4 <= range.upperBound {
+            let above = SIMD4(row[i].w, row[i &+ 1].w, row[i &+ 2].w, row[i &+ 3].w) .> SIMD4(repeating: threshold)
+            if all(above) {
+                scan.above(i)
+                scan.last = i &+ 3
+            } else if !any(above) {
+                scan.clear(i)
+            } else {
+                for k in i..<(i &+ 4) { scan.cell(k, above: row[k].w > threshold) }
             }
+            i &+= 4
         }
-        rowFirst[j] = Int32(first < 0 ? width : first)
-        rowLast[j] = Int32(last)
-        holeFirst[j] = Int32(holeStart)
-        holeLast[j] = Int32(holeEnd)
+        while i < range.upperBound {
+            scan.cell(i, above: row[i].w > threshold)
+            i &+= 1
+        }
+        rowFirst[j] = Int32(scan.first < 0 ? width : scan.first)
+        rowLast[j] = Int32(scan.last)
+        holeFirst[j] = Int32(scan.holeStart)
+        holeLast[j] = Int32(scan.holeEnd)
     }
 
     /// Marks every row as fully used (for opaque or unknown content).
@@ -173,6 +182,40 @@ public final class Surface: @unchecked Sendable {
             for k in 0..<4 { bytes[index * 4 + k] = UInt8(clamping: c[k]) }
         }
         return bytes
+    }
+}
+
+/// A row's content extent and widest inner gap, cell by cell from left to
+/// right: the first and last cell above the threshold, and the longest
+/// run of cells at or below it between them.
+private struct ExtentScan {
+    var first = -1, last = -2
+    var holeStart = 1, holeEnd = 0
+    /// Where the current run of clear cells started (-1: in content).
+    var runStart = -1
+
+    @inline(__always)
+    mutating func cell(_ i: Int, above: Bool) {
+        if above {
+            self.above(i)
+            last = i
+        } else {
+            clear(i)
+        }
+    }
+
+    /// Cell i is above the threshold: a run of clear cells before it ends.
+    @inline(__always)
+    mutating func above(_ i: Int) {
+        if first < 0 { first = i }
+        if runStart >= 0, i - runStart > holeEnd - holeStart + 1 { (holeStart, holeEnd) = (runStart, i - 1) }
+        runStart = -1
+    }
+
+    /// Cell i is clear: a run starts here if content came before.
+    @inline(__always)
+    mutating func clear(_ i: Int) {
+        if first >= 0, runStart < 0 { runStart = i }
     }
 }
 

@@ -57,6 +57,46 @@ struct SurfaceTests {
         for j in 0..<4 { #expect(s.rowFirst[j] == 0 && s.rowLast[j] == 11 && s.holeFirst[j] > s.holeLast[j]) }
     }
 
+    @Test("row extents agree with a cell-by-cell scan on rows of runs, whole and within a range")
+    func rowExtentsOfRuns() {
+        let width = 37
+        let s = Surface(width: width, height: 1)
+        var state: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % n
+        }
+        for trial in 0..<2000 {
+            // Runs of content and of clear cells, of random lengths 1-9.
+            var above = [Bool](), on = next(2) == 0
+            while above.count < width {
+                above += Array(repeating: on, count: 1 + next(9))
+                on.toggle()
+            }
+            above = Array(above.prefix(width))
+            for i in 0..<width { s[i, 0] = above[i] ? RGBA(0, 0, 0, 0.5) : .zero }
+            let lo = trial % 3 == 0 ? next(10) : 0, hi = trial % 3 == 0 ? width - next(10) : width
+            // Reference: first and last above in [lo, hi); the widest clear run
+            // strictly between them, the leftmost of equals.
+            let inside = (lo..<hi).filter { above[$0] }
+            var hole = (1, 0)
+            if let first = inside.first, let last = inside.last {
+                var start = -1
+                for i in first...last {
+                    if !above[i] { if start < 0 { start = i } } else if start >= 0 {
+                        if i - start > hole.1 - hole.0 + 1 { hole = (start, i - 1) }
+                        start = -1
+                    }
+                }
+            }
+            s.updateRowExtent(0, threshold: 1.0 / 2048, within: lo..<hi)
+            let got = (Int(s.rowFirst[0]), Int(s.rowLast[0]), Int(s.holeFirst[0]), Int(s.holeLast[0]))
+            let expected = (inside.first ?? width, inside.last ?? -2, hole.0, hole.1)
+            #expect(got == expected, "trial \(trial): \(above.map { $0 ? "#" : "." }.joined()) in \(lo)..<\(hi)")
+            if got != expected { return }
+        }
+    }
+
     @Test("clear and straight 8-bit export")
     func clearAndExport() {
         let s = Surface(width: 2, height: 1)
