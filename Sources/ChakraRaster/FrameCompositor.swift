@@ -49,6 +49,9 @@ public final class FrameCompositor: @unchecked Sendable {
         /// The base's last two grid rows at screen resolution (8.6 fixed
         /// point, as the row itself; alpha unused).
         let baseRows: UnsafeMutablePointer<ExpandedRows>
+        /// Twice the difference of the base's grid rows `row` and `row` + 1,
+        /// expanded: the step of the vertical interpolation between them.
+        let baseStep: UnsafeMutablePointer<ExpandedRow>
         let overlayCapacity: Int
         /// This call's overlays as views (no reference counting per row).
         let views: UnsafeMutablePointer<SurfaceView>
@@ -63,6 +66,8 @@ public final class FrameCompositor: @unchecked Sendable {
             cells = ExpandedRow(width: gridWidth + 16)
             baseRows = .allocate(capacity: 1)
             baseRows.initialize(to: ExpandedRows(width: width))
+            baseStep = .allocate(capacity: 1)
+            baseStep.initialize(to: ExpandedRow(width: width))
             row = FixedRow.allocate(capacity: width)
             gridRow = .allocate(capacity: gridWidth + 8)
             gridRow.initialize(repeating: .zero, count: gridWidth + 8)
@@ -74,6 +79,8 @@ public final class FrameCompositor: @unchecked Sendable {
             cells.deallocate()
             baseRows.pointee.deallocate()
             baseRows.deallocate()
+            baseStep.pointee.deallocate()
+            baseStep.deallocate()
             views.deallocate()
             row.deallocate()
             gridRow.deallocate()
@@ -150,9 +157,10 @@ public final class FrameCompositor: @unchecked Sendable {
     /// The base at screen row y into the row: the vertical interpolation of
     /// its two grid rows around y, each expanded to screen pixels once
     /// (`baseRows`), with the same exact fixed-point step as the horizontal
-    /// one, a + (2d·k/f) >> 1: per group of eight a subtraction, a product
-    /// and an add per channel, where expanding every screen row horizontally
-    /// paid a grid interval's setup every f pixels.
+    /// one, a + (2d·k/f) >> 1, the doubled difference 2d kept per pair of
+    /// grid rows (`baseStep`): per group of eight a product and an add per
+    /// channel, where expanding every screen row horizontally paid a grid
+    /// interval's setup every f pixels.
     private func upsampleBase(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, scratch s: Scratch) {
         let f = base.factor
         precondition(base.originX <= 0 && base.originX + (base.width - 1) * f >= width - 1, "base must cover the screen")
@@ -167,22 +175,34 @@ public final class FrameCompositor: @unchecked Sendable {
             row.blue.update(from: a.blue, count: width)
             return
         }
-        let b = s.baseRows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandBaseRow(base, &$0, j + 1, width: width, scratch: s) }
+        let step = s.baseStep
+        if step.pointee.row != j || step.pointee.frame != frame {
+            let b = s.baseRows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandBaseRow(base, &$0, j + 1, width: width, scratch: s) }
+            doubledDifference(a.red, b.red, into: step.pointee.red, count: width)
+            doubledDifference(a.green, b.green, into: step.pointee.green, count: width)
+            doubledDifference(a.blue, b.blue, into: step.pointee.blue, count: width)
+            (step.pointee.row, step.pointee.frame) = (j, frame)
+        }
+        let d = step.pointee
         let q = SIMD8<Int16>(repeating: Int16(truncatingIfNeeded: k * ((32768 + f / 2) / f)))
         var x = 0
         while x < width {
-            lerp(a.red + x, b.red + x, q, row.red + x)
-            lerp(a.green + x, b.green + x, q, row.green + x)
-            lerp(a.blue + x, b.blue + x, q, row.blue + x)
+            storeLanes(loadLanes(a.red + x) &+ mulhi(loadLanes(d.red + x), q), row.red + x)
+            storeLanes(loadLanes(a.green + x) &+ mulhi(loadLanes(d.green + x), q), row.green + x)
+            storeLanes(loadLanes(a.blue + x) &+ mulhi(loadLanes(d.blue + x), q), row.blue + x)
             x &+= 8
         }
     }
 
-    /// Eight pixels a + (2(b − a)·q) >> 16 at `out`: q the Q15 fraction.
-    @inline(__always)
-    private func lerp(_ a: UnsafeMutablePointer<Int16>, _ b: UnsafeMutablePointer<Int16>, _ q: SIMD8<Int16>, _ out: UnsafeMutablePointer<Int16>) {
-        let start = loadLanes(a), difference = loadLanes(b) &- start
-        storeLanes(start &+ mulhi(difference &<< 1, q), out)
+    /// 2(b − a) over `count` pixels (whole groups of eight). Base values are
+    /// 0...16320, so the doubled difference fits 16 bits.
+    private func doubledDifference(_ a: UnsafeMutablePointer<Int16>, _ b: UnsafeMutablePointer<Int16>, into out: UnsafeMutablePointer<Int16>,
+                                   count: Int) {
+        var x = 0
+        while x < count {
+            storeLanes((loadLanes(b + x) &- loadLanes(a + x)) &<< 1, out + x)
+            x &+= 8
+        }
     }
 
     /// Grid row j of the base expanded over screen pixels [0, width).
