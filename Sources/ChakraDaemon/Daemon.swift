@@ -60,13 +60,13 @@ public final class Daemon: Sendable {
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, logger: logger)
         let loop = try FrameLoop(output: output, terminal: terminal, signals: signals, control: control, notifier: notifier,
                                  configuration: configuration, startTime: start, logger: logger)
-        logger.info("scene: \(configuration.scene) at \(loop.scene.width)x\(loop.scene.height), rotation \(configuration.rotation.rawValue)°, \(describe(loop.pacer))")
+        logger.info("scene: \(loop.core.sceneName) at \(loop.core.scene.width)x\(loop.core.scene.height), rotation \(configuration.rotation.rawValue)°, \(describe(loop.core.pacer))")
         defer {
             // STOPPING=1 first: systemd learns at once that the exit is wanted.
             notifier?.send(.stopping)
             let now = MonotonicClock.now()
-            loop.publishStatus(now: now, notify: false)
-            logger.info("stopped: \(loop.meter.totalFrames) frames presented in \(String(now - start, decimals: 1)) s")
+            loop.publishFinalStatus(at: now)
+            logger.info("stopped: \(loop.core.meter.totalFrames) frames presented in \(String(now - start, decimals: 1)) s")
         }
         defer { loop.restoreBacklight() }
         try loop.run()

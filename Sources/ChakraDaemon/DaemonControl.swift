@@ -12,16 +12,11 @@ import Synchronization
 public enum DaemonCommand: Sendable {
     public typealias Reply<Value> = @Sendable (Result<Value, DaemonCommandError>) -> Void
 
-    /// Another scene. The transition is passed through; the loop cuts for
-    /// now (crossfades come with the scene manager).
+    /// Another scene, with a cut or a crossfade.
     case switchScene(String, transition: SceneTransition = SceneTransition(), reply: Reply<Void>)
-    /// Freeze scene time (the still frame costs nothing); resume continues.
-    case pause
-    case resume
-    /// Pause or resume, answered once applied.
+    /// Freeze scene time (the still frame costs nothing) or continue,
+    /// answered once applied.
     case playback(paused: Bool, reply: Reply<Void>)
-    /// Reduce motion / low power: rebuilds the scene.
-    case setSettings(RenderSettings)
     /// reduce-motion, low-power, language or brightness, answered once applied.
     case change(SettingChange, reply: Reply<Void>)
     /// The frame on screen, as RGB (memory layout, i.e. rotated as shown).

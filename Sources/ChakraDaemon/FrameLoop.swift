@@ -1,17 +1,19 @@
+import ChakraConfig
 import ChakraDisplay
 import ChakraInput
+import ChakraPNG
 import ChakraRaster
-import ChakraScenes
-import ChakraSpiral
-import ChakraText
 import Glibc
 import Logging
 
-/// The frame loop: one thread that owns the output and the scene, draws a
-/// frame when the pacer says so, and otherwise sleeps in poll(2) on the
-/// signalfd, the command eventfd and the output's descriptors (DRM flip
-/// events, uevents). No timer ticks: the poll timeout is the earliest of
-/// the next frame's start, the output's maintenance and the watchdog, and
+/// The daemon's shell around `DaemonCore`: one thread that owns the output,
+/// the VT, the signals, the touchscreens and the control queue, and sleeps
+/// in poll(2) on their descriptors (signalfd, the command eventfd, DRM flip
+/// events and uevents, evdev). Each turn it reads the clock once, hands the
+/// core what happened (`DaemonInput`) and carries out what the core asks
+/// (`DaemonEffect`): drawing and presenting a frame, the backlight, haptics,
+/// replies, events, systemd notifications. No timer ticks: the poll timeout
+/// is the earliest of the core's deadline and the output's maintenance, and
 /// infinite when nothing is due, so a still scene costs no CPU.
 ///
 /// Rendering happens on this thread (the scene spreads a frame over its
@@ -19,242 +21,269 @@ import Logging
 /// queued in the kernel, and the next frame starts when it completes, with
 /// a whole refresh to be drawn.
 ///
-/// Nothing is allocated per frame: the poll array, the flip request and
+/// Nothing is allocated per frame: the poll array, the effect queue and
 /// the scene's buffers are made up front.
 final class FrameLoop {
+    let core: DaemonCore
     let output: DisplayOutput
     let terminal: VirtualTerminal?
     let signals: SignalSource
     let control: DaemonControl
     let notifier: SystemdNotifier?
     let logger: Logger
-    var configuration: DaemonConfiguration
-    let startTime: Double
-
-    var scene: Scene
-    var sceneName: String
-    var clock: SceneClock
-    var pacer: FramePacer
-    var meter = FrameRateMeter()
-    /// Drawing times of the last frames, for `status`.
-    var frameTimes = FrameTimes()
-    /// The crossfade in progress, with its frames (FrameLoop+Transition).
-    var sceneChange: SceneChange?
-    /// The ambient scene `spiral start` came from, to go back to when the
-    /// exercise ends or is cancelled (FrameLoop+Spiral).
-    var spiralReturnScene: String?
-    /// That scene, kept while the exercise runs so going back is instant
-    /// (building a scene takes a moment on a slow board).
-    var parkedScene: Scene?
-    /// Threads the scene uses now (FrameLoop+Threads).
-    var renderThreads: Int
-    var lastSpiralProgressEvent = (time: -Double.infinity, progress: -1.0)
-    let poller: Poller
-    let outputDescriptors: [Int32]
-
-    var running = true
-    var vtActive: Bool
-    /// A frame must be drawn even if the scene is still (start, VT return,
-    /// scene or settings change, recovery).
-    var redraw = true
-    var firstFrameShown = false
-    var nextWatchdog = 0.0
-    var nextStatus = 0.0
-
-    // Idle timers, dimming and blanking (FrameLoop+Power).
     let backlight: Backlight?
-    /// The brightness asked for, in percent (dimming is relative to it).
-    var brightness: Int?
-    var power = PowerState.normal
-    var lastActivity: Double
-    var waitingForDisplay = false
-    /// Events of this loop turn, sent once the status shows them.
-    var pendingEvents: [DaemonEvent] = []
-
-    // Touch (FrameLoop+Touch).
     let touch: TouchInput?
     let haptics: Haptics?
+    let poller: Poller
+    let outputDescriptors: [Int32]
     let touchIndex: Int
-    /// The contact the spiral follows (the first finger down).
-    var followedContact: Int?
-    /// The earliest touch applied since the last frame shown, and how long
-    /// touches took to reach the screen (event time to presentation).
-    var unshownTouchTime: Double?
-    var drawnTouchTime: Double?
-    var touchLatencies = FrameTimes()
+    /// The output's facts as the core last heard them.
+    var displayFacts: DisplayFacts
+    var configuration: DaemonConfiguration { core.configuration }
 
     init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
          notifier: SystemdNotifier?, configuration: DaemonConfiguration, startTime: Double, logger: Logger) throws {
         (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
-        (self.notifier, self.configuration, self.startTime, self.logger) = (notifier, configuration, startTime, logger)
-        renderThreads = configuration.adaptiveThreads ? 1 : configuration.threads
-        (scene, sceneName) = try Self.makeSceneOrFallback(configuration.scene, for: output, configuration: configuration, logger: logger)
-        scene.renderThreads = renderThreads
-        clock = SceneClock(start: startTime, pinnedAt: configuration.pinnedTime)
-        pacer = Self.makePacer(output: output, configuration: configuration)
-        outputDescriptors = output.pollDescriptors
-        (touch, haptics) = Self.openTouch(configuration: configuration, output: output, logger: logger)
-        touchIndex = 2 + outputDescriptors.count
-        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? []))
-        vtActive = terminal?.isActive ?? true
-        lastActivity = startTime
+        (self.notifier, self.logger) = (notifier, logger)
         switch Backlight.open(configuration.backlight, root: configuration.backlightRoot) {
         case .success(let found):
             backlight = found
-            brightness = found?.percent
-            if let found { logger.info("backlight: \(found.name) at \(brightness.map { "\($0)%" } ?? "an unknown level")") }
+            if let found { logger.info("backlight: \(found.name) at \(found.percent.map { "\($0)%" } ?? "an unknown level")") }
         case .failure(let error):
             backlight = nil
             logger.warning("\(error); dimming and `set brightness` are off")
         }
+        displayFacts = DisplayFacts(output)
+        let vtActive = terminal?.isActive ?? true
+        core = try DaemonCore(configuration: configuration, display: displayFacts, backlight: backlight,
+                              watchdogInterval: notifier?.watchdogInterval, vtActive: vtActive, startTime: startTime, logger: logger)
+        outputDescriptors = output.pollDescriptors
+        (touch, haptics) = Self.openTouch(configuration: configuration, output: output, logger: logger)
+        touchIndex = 2 + outputDescriptors.count
+        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? []))
+        if let touch { core.send(.inputDevices(touch.devices.map(\.description)), at: startTime) }
         if !vtActive {
             logger.info("vt: /dev/tty\(terminal!.number) is not in front; waiting to be switched to")
             output.suspend()
         }
     }
 
-    static func makeScene(_ name: String, for output: DisplayOutput, configuration: DaemonConfiguration, logger: Logger) throws -> Scene {
-        // The scene draws the frame as seen: a panel turned 90° shows a
-        // frame of swapped width and height.
-        let (w, h) = Self.sceneSize(output: output, configuration: configuration)
-        guard let scene = try DaemonScenes.make(name, width: w, height: h, configuration: configuration) else {
-            throw DaemonCommandError.unknownScene(name)
-        }
-        if let problem = (scene as? SpiralScene)?.fontProblem {
-            logger.warning("text: \(problem); the texts are in \(Font.defaultPath)")
-        }
-        return scene
-    }
-
-    static func sceneSize(output: DisplayOutput, configuration: DaemonConfiguration) -> (Int, Int) {
-        configuration.rotation.swapsAxes ? (output.height, output.width) : (output.width, output.height)
-    }
-
-    /// The scene shown when the one asked for cannot be made (the spiral
-    /// with no readable font at all): the picture goes on.
-    static let fallbackScene = "heart"
-
-    /// `name`, or the fallback scene with the error logged. A name that is
-    /// no scene is still an error (a typo should not look like a choice).
-    static func makeSceneOrFallback(_ name: String, for output: DisplayOutput, configuration: DaemonConfiguration,
-                                    logger: Logger) throws(DaemonCommandError) -> (scene: Scene, name: String) {
-        do {
-            return (try makeScene(name, for: output, configuration: configuration, logger: logger), name)
-        } catch DaemonCommandError.unknownScene(let name) {
-            throw .unknownScene(name)
-        } catch {
-            logger.error("scene: cannot show \(name): \(error); showing \(fallbackScene) instead")
-            let (w, h) = sceneSize(output: output, configuration: configuration)
-            let scene = SceneCatalog.make(fallbackScene, width: w, height: h, settings: configuration.settings, threads: configuration.threads)!
-            return (scene, fallbackScene)
-        }
-    }
-
-    static func makePacer(output: DisplayOutput, configuration: DaemonConfiguration) -> FramePacer {
-        FramePacer(fpsCap: configuration.effectiveFPSCap, refreshInterval: output.refreshInterval, vblankTimed: output.isVBlankTimed)
-    }
-
-    /// Frames change over time (not a still scene, not paused or pinned,
-    /// not blanked).
-    var animating: Bool { (sceneChange != nil || !scene.isStill && !clock.isFrozen) && power != .blanked }
-
-    /// Whether a frame is wanted at all now, regardless of timing.
-    var wantsFrame: Bool { vtActive && output.isReady && (redraw || animating) }
-
     func run() throws {
-        while running {
-            var now = MonotonicClock.now()
+        while core.running {
+            let now = MonotonicClock.now()
             if let due = output.nextMaintenance, now >= due { output.maintain(now: now) }
-            if output.takeRedrawRequest() { redraw = true; pacer.reset() }
-            pumpSpiral(now: now)
-            if wantsFrame, now >= pacer.renderStart(now: now) {
-                try drawFrame(now: now)
-                now = MonotonicClock.now()
-            }
-            periodic(now: now)
-            flushEvents()
-            try poller.wait(timeout: nextWake(now: now).map { max(0, $0 - now) })
+            if displayFacts.mayDiffer(from: output) { displayChanged(at: now) }
+            if output.takeRedrawRequest() { send(.redrawRequested, at: now) }
+            send(.tick(outputReady: output.isReady), at: now)
+            let after = MonotonicClock.now()
+            try poller.wait(timeout: nextWake(now: after).map { max(0, $0 - after) })
             handleReadable()
-            flushEvents()
         }
     }
 
-    /// Draws and presents one frame for the time it will be on screen.
-    func drawFrame(now: Double) throws {
-        if !sceneFits() {
-            rebuildScene(reason: "the output is now \(output.width)x\(output.height)")
-            touch?.setDisplay(panelWidth: output.width, panelHeight: output.height, rotation: touchRotation)
-            displayChanged("resized")
+    /// The earliest of the core's deadline and the output's maintenance.
+    private func nextWake(now: Double) -> Double? {
+        switch (core.nextDeadline(), output.nextMaintenance) {
+        case (let a?, let b?): min(a, b)
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (nil, nil): nil
         }
-        let shownAt = pacer.beginFrame(now: now)
-        touchesDrawn()
-        let memory = output.drawBuffer()
-        if power == .blanked {
-            Self.clear(memory)
-        } else if !configuration.presentOnly {
+    }
+
+    /// Hands `input` to the core and carries out what it asks.
+    func send(_ input: DaemonInput, at time: Double) {
+        core.send(input, at: time)
+        while let effect = core.nextEffect() { perform(effect) }
+    }
+
+    private func perform(_ effect: DaemonEffect) {
+        switch effect {
+        case .draw(let plan):
             let start = MonotonicClock.now()
-            if let change = sceneChange {
-                drawCrossfade(change, at: shownAt, into: memory.rotated(configuration.rotation))
-            } else {
-                scene.render(time: clock.time(at: shownAt), into: memory.rotated(configuration.rotation))
+            plan.render(into: output.drawBuffer())
+            core.send(.drawn(seconds: MonotonicClock.now() - start), at: MonotonicClock.now())
+            if let presentation = output.present() { core.send(.presented(presentation), at: MonotonicClock.now()) }
+        case .setBacklight(let percent):
+            do {
+                try backlight?.set(percent: percent)
+            } catch {
+                logger.warning("\(error)")
             }
-            frameTimes.record((MonotonicClock.now() - start) * 1000)
+        case .haptic(.tick):
+            haptics?.tick()
+        case .haptic(.beat):
+            haptics?.beat()
+        case .suspendOutput:
+            output.suspend()
+            touch?.setAway(true) { core.send(.touch($0), at: MonotonicClock.now()) }
+        case .resumeOutput:
+            output.resume()
+            touch?.setAway(false) { core.send(.touch($0), at: MonotonicClock.now()) }
+        case .publish(let status, let notify):
+            control.publish(status)
+            if notify { notifier?.send(.status(status.line)) }
+            writeStatsFile(status)
+        case .event(let event):
+            control.emit(event)
+        case .reply(let answer):
+            answer()
+        case .notify(let message):
+            notifier?.send(message)
         }
-        redraw = false
-        if let presentation = output.present() { presented(presentation) }
     }
 
-    private func sceneFits() -> Bool {
-        let (w, h) = configuration.rotation.swapsAxes ? (output.height, output.width) : (output.width, output.height)
-        return scene.width == w && scene.height == h
+    private func displayChanged(at now: Double) {
+        let facts = DisplayFacts(output)
+        guard facts != displayFacts else { return }
+        let resized = (facts.width, facts.height) != (displayFacts.width, displayFacts.height)
+        displayFacts = facts
+        if resized { touch?.setDisplay(panelWidth: output.width, panelHeight: output.height, rotation: touchRotation) }
+        send(.display(facts), at: now)
     }
 
-    func rebuildScene(reason: String) {
-        // New settings or a new size: the crossfade, if any, ends at once,
-        // and a kept scene no longer fits.
-        cancelCrossfade()
-        parkedScene = nil
-        // The name was shown before, so it is a scene: only making it can fail.
-        guard let made = try? Self.makeSceneOrFallback(sceneName, for: output, configuration: configuration, logger: logger) else { return }
-        (scene, sceneName) = made
-        scene.renderThreads = renderThreads
-        pacer = Self.makePacer(output: output, configuration: configuration)
-        redraw = true
-        logger.info("scene: \(sceneName) rebuilt at \(scene.width)x\(scene.height) (\(reason))")
+    // MARK: readable descriptors
+
+    /// Which signals the daemon reads: stop, reload, and the VT's
+    /// release/acquire pair.
+    static let signalsHandled: [Int32] = [SIGTERM, SIGINT, SIGHUP, releaseSignal, acquireSignal]
+    static let releaseSignal = SIGUSR1
+    static let acquireSignal = SIGUSR2
+
+    private func handleReadable() {
+        if poller.isReadable(0) { signals.drain(handleSignal) }
+        if poller.isReadable(1) { for command in control.takeCommands() { handle(command) } }
+        for (index, descriptor) in outputDescriptors.enumerated() where poller.isReadable(2 + index) {
+            if let presentation = output.handleReadable(descriptor: descriptor, now: MonotonicClock.now()) {
+                send(.presented(presentation), at: MonotonicClock.now())
+            }
+        }
+        if let touch, poller.isReadable(touchIndex) {
+            let devices = touch.devices.count
+            touch.handleReadable { send(.touch($0), at: MonotonicClock.now()) }
+            if touch.devices.count != devices { send(.inputDevices(touch.devices.map(\.description)), at: MonotonicClock.now()) }
+        }
     }
 
-    /// A frame is on screen.
-    func presented(_ presentation: Presentation) {
-        pacer.presented(at: presentation.timestamp)
-        meter.frame()
+    private func handleSignal(_ signal: Int32) {
         let now = MonotonicClock.now()
-        touchesShown(at: presentation.timestamp ?? now)
-        if !firstFrameShown {
-            firstFrameShown = true
-            logger.info("first frame on screen \(Int(((now - startTime) * 1000).rounded())) ms after start")
-            notifier?.send(.ready)
-            publishStatus(now: now)
-            nextStatus = now + meter.period
+        switch signal {
+        case SIGTERM, SIGINT:
+            logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")
+            send(.stop, at: now)
+        case SIGHUP:
+            // The file is read here (a few hundred bytes; the socket's
+            // `reload` reads it on the server's thread instead).
+            send(.reload(Result<LoadedConfig, ConfigError> { () throws(ConfigError) in try configuration.source.load() }), at: now)
+        case Self.releaseSignal where terminal != nil:
+            // Let go of the screen and the touchscreens first, then let the
+            // switch happen.
+            send(.terminal(inFront: false), at: now)
+            terminal!.allowRelease()
+        case Self.acquireSignal where terminal != nil:
+            terminal!.acknowledgeAcquire()
+            send(.terminal(inFront: true), at: now)
+        default:
+            logger.debug("signal \(signal) ignored")
         }
-        feedWatchdog(now: now)
-        // A still frame is the last for a while: show it in the status now.
-        if !animating { publishStatus(now: now, notify: false) }
     }
 
-    /// When the loop must wake up next, or nil for "only when something
-    /// readable happens".
-    func nextWake(now: Double) -> Double? {
-        // No array: this runs every frame and must not allocate.
-        var wake: Double?
-        func consider(_ deadline: Double?) {
-            if let deadline, deadline < wake ?? .infinity { wake = deadline }
+    /// Snapshots are answered here, from the output's memory; everything
+    /// else goes to the core.
+    private func handle(_ command: DaemonCommand) {
+        switch command {
+        case .snapshot(let reply):
+            reply(frameOnScreen().map(Self.rgb(of:)))
+        case .snapshotFrame(let reply):
+            reply(frameOnScreen().map { FrameSnapshot(frame: Self.copy(of: $0), rotation: configuration.rotation) })
+        default:
+            send(.command(command), at: MonotonicClock.now())
         }
-        if wantsFrame { consider(pacer.renderStart(now: now)) }
-        consider(output.nextMaintenance)
-        if animating, vtActive, firstFrameShown { consider(nextStatus) }
-        if notifier?.watchdogInterval != nil, idleByDesign { consider(nextWatchdog) }
-        consider(idlePolicy.nextChange(lastActivity: lastActivity, now: now, lowPower: configuration.settings.lowPower))
-        consider(spiralDeadline(now: now))
-        return wake
+    }
+
+    // MARK: touch
+
+    static func openTouch(configuration: DaemonConfiguration, output: DisplayOutput, logger: Logger) -> (TouchInput?, Haptics?) {
+        var settings = TouchInput.Settings(config: configuration.config.input, displayRotation: configuration.rotation,
+                                           panelWidth: output.width, panelHeight: output.height)
+        settings.directory = configuration.inputDirectory
+        let touch: TouchInput?
+        do { touch = try TouchInput(settings: settings, logger: logger) } catch {
+            logger.warning("input: no touch input (\(error))")
+            touch = nil
+        }
+        let haptics = DeviceChoice.haptics(configuration.config.input.haptics).map {
+            Haptics(choice: $0, directory: configuration.inputDirectory, logger: logger)
+        }
+        // One watch on the input directory serves both: a rumble device
+        // plugged in later is found too.
+        if let haptics { touch?.onNodeChange = { [weak haptics] in haptics?.nodeChanged($0) } }
+        return (touch, haptics)
+    }
+
+    /// The rotation touches turn with: the picture's, unless [input] says.
+    var touchRotation: Rotation {
+        configuration.config.input.rotation.flatMap(Rotation.init(rawValue:)) ?? configuration.rotation
+    }
+
+    // MARK: status file and exit
+
+    func writeStatsFile(_ status: DaemonStatus) {
+        guard let path = configuration.statsFile else { return }
+        do {
+            try status.keyValues.write(toFile: path + ".tmp", atomically: false, encoding: .utf8)
+            _ = rename(path + ".tmp", path)   // readers never see half a file
+        } catch {
+            logger.warning("stats file \(path): \(error)")
+        }
+    }
+
+    /// The status as the loop stops (the statistics file's last word).
+    func publishFinalStatus(at now: Double) {
+        let status = core.status(at: now)
+        control.publish(status)
+        writeStatsFile(status)
+    }
+
+    /// The brightness the user asked for, put back (at exit: the console
+    /// must not stay dark).
+    func restoreBacklight() {
+        guard let backlight, let percent = core.brightnessToRestore else { return }
+        try? backlight.set(percent: percent)
+    }
+
+    // MARK: frames for snapshots
+
+    /// What is on screen now, or why there is nothing to show.
+    func frameOnScreen() -> Result<PixelBuffer, DaemonCommandError> {
+        if output.isWaitingForDisplay { return .failure(.displayGone) }
+        guard let front = output.frontBuffer() else { return .failure(.noFrameYet) }
+        return .success(front)
+    }
+
+    /// The memory as 8-bit RGB (a snapshot: allocates, on request only).
+    static func rgb(of buffer: PixelBuffer) -> PNGImage.RGB {
+        var bytes = [UInt8](repeating: 0, count: buffer.width * buffer.height * 3)
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width {
+                let c = buffer.rgb(x: x, y: y)
+                let i = (y * buffer.width + x) * 3
+                (bytes[i], bytes[i + 1], bytes[i + 2]) = (c.x, c.y, c.z)
+            }
+        }
+        return PNGImage.RGB(width: buffer.width, height: buffer.height, bytes: bytes)
+    }
+
+    /// A copy of the memory, row by row (a memcpy each): the least the loop
+    /// can do before the buffer is drawn into again.
+    static func copy(of buffer: PixelBuffer) -> FrameBuffer {
+        let copy = FrameBuffer(width: buffer.width, height: buffer.height, format: buffer.format)
+        let rowBytes = buffer.width * buffer.format.bytesPerPixel
+        for y in 0..<buffer.height {
+            memcpy(copy.pixels.base + y * copy.pixels.stride, buffer.base + y * buffer.stride, rowBytes)
+        }
+        return copy
     }
 }
+
+extension Backlight: BacklightPort {}

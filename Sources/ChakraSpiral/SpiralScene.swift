@@ -329,3 +329,25 @@ struct SeededRandom {
         return Double(z >> 11) / Double(1 << 53)
     }
 }
+
+/// The exercise as an interactive scene: touches and time go to the session,
+/// its events come back in the daemon's terms.
+extension SpiralScene: InteractiveScene {
+    public func touchDown(at point: Point, time: Double) { session.touchDown(at: point, time: time) }
+    public func touchMoved(to point: Point, time: Double) { session.touchMoved(to: point, time: time) }
+    public func touchUp(time: Double) { session.touchUp(time: time) }
+    public func advance(to time: Double) { session.advance(to: time) }
+    public var nextDeadline: Double? { session.nextDeadline }
+
+    public func takeEvents() -> [SceneEvent] {
+        let events = session.takeEvents()
+        guard !events.isEmpty else { return [] }
+        return events.map { event in
+            switch event {
+            case .stateChanged(let from, let to, _): .stateChanged(from: from.rawValue, to: to.rawValue)
+            case .haptic(let cue, _): .haptic(cue)
+            case .celebrationEnded: .finished
+            }
+        }
+    }
+}

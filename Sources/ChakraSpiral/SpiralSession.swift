@@ -9,15 +9,8 @@ public enum SpiralState: String, Sendable, CaseIterable {
     case idle, inhale, hold, exhale, completed
 }
 
-/// A haptic cue for the daemon to play (FF_RUMBLE), or to drop where
-/// there is no force-feedback device.
-public enum HapticCue: String, Sendable, Equatable {
-    /// Tracing: one per `hapticFeedbackDistance` of traced length.
-    case tick
-    /// The heartbeat: every `hapticBeatInterval` during each hold cycle's
-    /// inhale (up) phase.
-    case beat
-}
+/// The session's haptic cues are the interactive scenes' (ChakraScenes).
+public typealias HapticCue = ChakraScenes.HapticCue
 
 /// What happened, with the session time it happened at.
 public enum SpiralEvent: Sendable, Equatable {

@@ -144,10 +144,10 @@ struct HeadlessDaemonTests {
         let first = try snapshot(daemon)
         usleep(300_000)
         #expect(try snapshot(daemon) != first)                    // time moves
-        daemon.control.send(.pause)
+        daemon.control.send(.playback(paused: true) { _ in })
         // Frozen: two snapshots in a row agree (debug builds draw slowly, so wait for it).
         #expect(eventually { try snapshot(daemon) == { usleep(150_000); return try snapshot(daemon) }() })
-        daemon.control.send(.setSettings(RenderSettings(reduceMotion: true, lowPower: false)))
+        daemon.control.send(.change(.reduceMotion(true)) { _ in })
         #expect(eventually { daemon.control.status.settings.reduceMotion })
         let replies = Mutex<[Result<Void, DaemonCommandError>]>([])
         daemon.control.send(.switchScene("nope") { reply in replies.withLock { $0.append(reply) } })

@@ -7,22 +7,22 @@ struct RenderThreadsTests {
 
     @Test func oneThreadWhileItKeepsUp() {
         // 1080p heart on one core: ~3 ms of 16.7.
-        #expect(FrameLoop.threadsFor(median: 0.003, threads: 1, interval: interval, maximum: 4) == 1)
+        #expect(DaemonCore.threadsFor(median: 0.003, threads: 1, interval: interval, maximum: 4) == 1)
     }
 
     @Test func anotherThreadPastHalfTheInterval() {
-        #expect(FrameLoop.threadsFor(median: 0.0090, threads: 1, interval: interval, maximum: 4) == 2)
-        #expect(FrameLoop.threadsFor(median: 0.0090, threads: 2, interval: interval, maximum: 4) == 3)
+        #expect(DaemonCore.threadsFor(median: 0.0090, threads: 1, interval: interval, maximum: 4) == 2)
+        #expect(DaemonCore.threadsFor(median: 0.0090, threads: 2, interval: interval, maximum: 4) == 3)
         // Never past the ceiling.
-        #expect(FrameLoop.threadsFor(median: 0.0150, threads: 2, interval: interval, maximum: 2) == 2)
+        #expect(DaemonCore.threadsFor(median: 0.0150, threads: 2, interval: interval, maximum: 2) == 2)
     }
 
     @Test func givenBackWhenOneFewerWouldTakeUnderAThird() {
         // 2 threads at 2 ms: one would take ≥ 4 ms (< 5.6 ms): back to one.
-        #expect(FrameLoop.threadsFor(median: 0.002, threads: 2, interval: interval, maximum: 2) == 1)
+        #expect(DaemonCore.threadsFor(median: 0.002, threads: 2, interval: interval, maximum: 2) == 1)
         // 2 threads at 3 ms: one would take ≥ 6 ms (over a third): keep two.
-        #expect(FrameLoop.threadsFor(median: 0.003, threads: 2, interval: interval, maximum: 2) == 2)
+        #expect(DaemonCore.threadsFor(median: 0.003, threads: 2, interval: interval, maximum: 2) == 2)
         // Between the two thresholds nothing changes (no flapping).
-        #expect(FrameLoop.threadsFor(median: 0.007, threads: 1, interval: interval, maximum: 2) == 1)
+        #expect(DaemonCore.threadsFor(median: 0.007, threads: 1, interval: interval, maximum: 2) == 1)
     }
 }

@@ -1,0 +1,139 @@
+import ChakraConfig
+import ChakraRaster
+import ChakraScenes
+
+/// Requests from the control socket, settings and reloads.
+extension DaemonCore {
+    /// Applies `command`, publishes the new status, then answers: a reply
+    /// never shows a status older than the change it reports.
+    func handle(_ command: DaemonCommand) {
+        var answer: (@Sendable () -> Void)?
+        switch command {
+        case .switchScene(let name, let transition, let reply):
+            noteActivity()
+            let result = switchScene(to: name, transition: transition)
+            answer = { reply(result) }
+        case .playback(let paused, let reply):
+            noteActivity()
+            setPaused(paused)
+            answer = { reply(.success(())) }
+        case .change(let change, let reply):
+            noteActivity()
+            let result = apply(change)
+            answer = { reply(result) }
+        case .snapshot(let reply):
+            // The shell answers snapshots from the output's memory.
+            answer = { reply(.failure(.noFrameYet)) }
+        case .snapshotFrame(let reply):
+            answer = { reply(.failure(.noFrameYet)) }
+        case .applyConfiguration(let loaded, let reply):
+            noteActivity()
+            let result = reload(loaded)
+            answer = { reply(result) }
+        case .activity(let reply):
+            noteActivity()
+            let state = power
+            answer = { reply?(.success(state)) }
+        case .touch(let event):
+            handleTouch(event)
+        case .spiral(let command, let reply):
+            noteActivity()
+            let result = spiral(command)
+            answer = { reply(result) }
+        case .stop:
+            running = false
+        }
+        publishStatus()
+        if let answer { perform(.reply(answer)) }
+    }
+
+    /// Reduce motion / low power: the scene is rebuilt for them, the pacer
+    /// takes the low-power cap, and the idle timers start or stop. Nothing
+    /// changes when the scene cannot be made with them.
+    func apply(_ settings: RenderSettings) -> Result<Void, DaemonCommandError> {
+        guard settings != configuration.settings else { return .success(()) }
+        let before = configuration.settings
+        configuration.settings = settings
+        guard rebuildScene(reason: "settings changed") else {
+            configuration.settings = before
+            return .failure(.notSupported("the scene could not be made with these settings; nothing changed"))
+        }
+        updatePower()
+        settingsChanged()
+        return .success(())
+    }
+
+    private func apply(_ change: SettingChange) -> Result<Void, DaemonCommandError> {
+        var settings = configuration.settings
+        switch change {
+        case .reduceMotion(let on): settings.reduceMotion = on
+        case .lowPower(let on): settings.lowPower = on
+        case .language(let code):
+            guard code != configuration.config.text.language else { return .success(()) }
+            configuration.config.text.language = code
+            logger.info("language: \(code)")
+            settingsChanged()
+            return .success(())
+        case .brightness(let percent):
+            guard let backlight else {
+                return .failure(.notSupported("no backlight to set (none under /sys/class/backlight, or [display] backlight = \"none\")"))
+            }
+            do {
+                try backlight.set(percent: percent)
+            } catch {
+                return .failure(.notSupported("\(error)"))
+            }
+            brightness = percent
+            logger.info("backlight: \(backlight.name) at \(percent)%")
+            settingsChanged()
+            return .success(())
+        }
+        return apply(settings)
+    }
+
+    func settingsChanged() {
+        emit(.settingsChanged(configuration.settings, language: configuration.config.text.language, brightness: brightness))
+    }
+
+    // MARK: reload
+
+    /// SIGHUP: the file as the shell read it.
+    func reloadFromSignal(_ loaded: Result<LoadedConfig, ConfigError>) {
+        let file = configuration.source.path ?? "(no file)"
+        switch loaded {
+        case .success(let loaded):
+            for warning in loaded.warnings { logger.warning("config: \(warning)") }
+            if case .failure(let error) = reload(loaded) { logger.error("SIGHUP: \(file): kept the old settings: \(error)") }
+        case .failure(let error):
+            logger.error("SIGHUP: kept the old settings; the configuration has errors:\n\(error)")
+        }
+    }
+
+    /// A valid file: applies what can change at run time.
+    func reload(_ loaded: LoadedConfig) -> Result<ReloadReport, DaemonCommandError> {
+        do {
+            try ConfigSource.check(loaded)
+        } catch {
+            return .failure(.configInvalid(error.description))
+        }
+        let before = configuration
+        var report = configuration.reload(loaded.config)
+        report.warnings = loaded.warnings.map(\.description)
+        if configuration.settings != before.settings || configuration.rotation != before.rotation || configuration.threads != before.threads {
+            guard rebuildScene(reason: "configuration reloaded") else {
+                configuration = before
+                return .failure(.notSupported("the scene could not be made with the new configuration; kept the old one"))
+            }
+        } else if configuration.effectiveFPSCap != before.effectiveFPSCap {
+            pacer = Self.makePacer(display: display, configuration: configuration)
+        }
+        if configuration.settings != before.settings || configuration.config.text.language != before.config.text.language { settingsChanged() }
+        updatePower()
+        var summary = report.changed.isEmpty ? "nothing changed" : "changed " + report.changed.joined(separator: ", ")
+        if !report.restartNeeded.isEmpty { summary += "; needs a restart: " + report.restartNeeded.joined(separator: ", ") }
+        if !report.ignored.isEmpty { summary += "; set on the command line: " + report.ignored.joined(separator: ", ") }
+        logger.notice("configuration reloaded from \(loaded.file ?? "defaults"): \(summary)")
+        emit(.configReloaded(file: loaded.file, report: report, control: configuration.config.control))
+        return .success(report)
+    }
+}

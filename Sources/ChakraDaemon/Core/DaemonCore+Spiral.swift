@@ -1,0 +1,143 @@
+import ChakraInput
+import ChakraRaster
+import ChakraScenes
+import ChakraSpiral
+
+/// Touches and interactive scenes (the spiral exercise): any touch is
+/// activity (a dimmed or blank screen comes back); an interactive scene
+/// follows one finger, the first down, and changes by itself between
+/// frames. Its times are scene times (the clock `render` gets), so a
+/// paused scene pauses the exercise too.
+extension DaemonCore {
+    var interactiveScene: InteractiveScene? { scene as? InteractiveScene }
+    /// The spiral, for the commands only it answers (start, cancel, path).
+    var spiralScene: SpiralScene? { scene as? SpiralScene }
+
+    // MARK: touches
+
+    func handleTouch(_ event: TouchContactEvent) {
+        if event.phase == .down { noteActivity() }
+        guard let interactive = interactiveScene else { return }
+        if event.phase == .down, followedContact == nil { followedContact = event.id }
+        guard event.id == followedContact else { return }
+        // At its kernel time, but never before what the scene has already
+        // been advanced to (a lift read late must not undo touched time),
+        // nor after now (a clock step must not move the scene ahead).
+        let applied = max(min(event.time, now), lastInteractiveTime)
+        lastInteractiveTime = applied
+        let t = clock.time(at: applied)
+        let point = Point(event.x, event.y)
+        switch event.phase {
+        case .down: interactive.touchDown(at: point, time: t)
+        case .move: interactive.touchMoved(to: point, time: t)
+        case .up, .cancel:
+            interactive.touchUp(time: t)
+            followedContact = nil
+        }
+        // Latency counts from the kernel's time, however late it was read.
+        if unshownTouchTime == nil { unshownTouchTime = min(event.time, now) }
+        redraw = true
+    }
+
+    /// A frame is being drawn: it shows the touches applied so far.
+    func touchesDrawn() {
+        if unshownTouchTime != nil { (drawnTouchTime, unshownTouchTime) = (unshownTouchTime, nil) }
+    }
+
+    /// That frame is on screen at `time`: its touches took this long.
+    func touchesShown(at time: Double) {
+        guard let touched = drawnTouchTime else { return }
+        touchLatencies.record((time - touched) * 1000)
+        drawnTouchTime = nil
+    }
+
+    // MARK: the scene's own changes
+
+    /// Every turn: the scene catches up with scene time; its state changes
+    /// and (throttled) progress go to subscribers; haptic cues are played;
+    /// a finished exercise leads back to the ambient scene.
+    func pumpInteractiveScene() {
+        guard let interactive = interactiveScene else { return }
+        lastInteractiveTime = max(lastInteractiveTime, now)
+        interactive.advance(to: clock.time(at: now))
+        for event in interactive.takeEvents() {
+            switch event {
+            case .stateChanged(let from, let to):
+                logger.info("spiral: \(from) → \(to)")
+                emit(.spiralState(from: from, to: to))
+                redraw = true
+            case .haptic(let cue):
+                perform(.haptic(cue))
+            case .finished:
+                returnFromSpiral(because: "completed")
+            }
+        }
+        if let report = spiralReport(withPath: false),
+           abs(report.progress - lastSpiralProgressEvent.progress) >= 0.001, now - lastSpiralProgressEvent.time >= 0.2 {
+            lastSpiralProgressEvent = (now, report.progress)
+            emit(.spiralProgress(report))
+        }
+    }
+
+    /// When the scene next changes by itself, in monotonic time.
+    func interactiveDeadline() -> Double? {
+        guard let deadline = interactiveScene?.nextDeadline, !clock.isFrozen else { return nil }
+        return now + max(0, deadline - clock.time(at: now))
+    }
+
+    // MARK: the spiral's commands
+
+    func spiral(_ command: SpiralCommand) -> Result<SpiralReport, DaemonCommandError> {
+        switch command {
+        case .start:
+            if spiralScene == nil {
+                let from = sceneName
+                let kept = scene
+                if case .failure(let error) = switchScene(to: SpiralScene.name, transition: defaultTransition) {
+                    return .failure(error)
+                }
+                spiralReturnScene = from
+                parkedScene = kept
+            }
+            guard let session = spiralScene?.session else { return .failure(.notSupported("the spiral could not be shown")) }
+            // Started from an ambient scene: the end goes back there, not to Idle.
+            session.returnsToIdle = spiralReturnScene == nil
+            session.start(time: clock.time(at: now))
+        case .cancel:
+            guard let session = spiralScene?.session else { return .failure(.notSupported("the spiral exercise is not on screen")) }
+            session.cancel(time: clock.time(at: now))
+            pumpInteractiveScene()
+            let report = spiralReport(withPath: false)!
+            returnFromSpiral(because: "cancelled")
+            redraw = true
+            return .success(report)
+        case .path:
+            guard spiralScene != nil else { return .failure(.notSupported("the spiral exercise is not on screen")) }
+        }
+        redraw = true
+        return spiralReport(withPath: command == .path).map { .success($0) } ?? .failure(.notSupported("the spiral exercise is not on screen"))
+    }
+
+    func spiralReport(withPath: Bool) -> SpiralReport? {
+        guard let session = spiralScene?.session else { return nil }
+        let t = clock.time(at: now)
+        let head = session.headPosition
+        return SpiralReport(state: session.state.rawValue, progress: session.progress,
+                            holdRemaining: max(0, session.holdRemaining(at: t)),
+                            headX: head.x, headY: head.y, touching: session.isTouching, needsResume: session.needsResume,
+                            points: withPath ? session.pathPoints.map { [$0.x, $0.y] } : nil)
+    }
+
+    /// The transition [scene] asks for by default.
+    var defaultTransition: SceneTransition {
+        let defaults = configuration.config.scene
+        return SceneTransition(kind: defaults.transition, duration: defaults.transitionDuration)
+    }
+
+    /// Back to the ambient scene `spiral start` came from, if any.
+    func returnFromSpiral(because reason: String) {
+        guard let back = spiralReturnScene, spiralScene != nil else { return }
+        logger.info("spiral: \(reason); back to \(back)")
+        _ = switchScene(to: back, transition: defaultTransition)
+    }
+}

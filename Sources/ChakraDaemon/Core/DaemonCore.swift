@@ -1,0 +1,305 @@
+import ChakraConfig
+import ChakraDisplay
+import ChakraInput
+import ChakraRaster
+import ChakraScenes
+import ChakraSpiral
+import Logging
+
+/// The daemon's logic as a deterministic state machine: what happens to it
+/// (`DaemonInput`, each at a given monotonic time) goes in; what the shell
+/// must do (`DaemonEffect`: draw, present, set the backlight, reply, emit
+/// an event, notify systemd) comes out, in order; `nextDeadline` says when
+/// it next needs a `.tick` if nothing happens. It never reads a clock and
+/// never touches a device, so tests drive it on virtual time.
+///
+/// It owns the scene director (the scene, its clock, a crossfade, the
+/// ambient scene parked while the spiral runs), the settings, the idle
+/// timers and power state, the spiral session's touches and events, frame
+/// pacing, the status and the events. `FrameLoop` is its shell: it polls,
+/// turns what it reads into inputs, and carries out the effects.
+///
+/// Effects wait in a queue the shell drains with `nextEffect()` (no array
+/// per call: a frame's `.tick` → `.draw` allocates nothing); `handle`
+/// returns them as an array instead, for tests and rare inputs. Carrying
+/// out an effect may feed new inputs (a VT release cancels touches); they
+/// queue behind.
+public final class DaemonCore {
+    public internal(set) var configuration: DaemonConfiguration
+    let startTime: Double
+    let logger: Logger
+    private(set) var display: DisplayFacts
+    let backlight: BacklightPort?
+    /// systemd's watchdog period, when it asks for pings.
+    let watchdogInterval: Double?
+
+    // The scene director (DaemonCore+Scenes).
+    public internal(set) var scene: Scene
+    public internal(set) var sceneName: String
+    var clock: SceneClock
+    /// The crossfade in progress, with its frames.
+    var sceneChange: SceneChange?
+    /// The ambient scene `spiral start` came from, to go back to when the
+    /// exercise ends or is cancelled.
+    var spiralReturnScene: String?
+    /// That scene, kept while the exercise runs so going back is instant
+    /// (building a scene takes a moment on a slow board).
+    var parkedScene: Scene?
+    /// Threads the scene uses now (DaemonCore+Status).
+    var renderThreads: Int
+
+    // Frames.
+    var pacer: FramePacer
+    var meter = FrameRateMeter()
+    /// Drawing times of the last frames, for `status`.
+    var frameTimes = FrameTimes()
+    /// A frame must be drawn even if the scene is still (start, VT return,
+    /// scene or settings change, recovery).
+    var redraw = true
+    var outputReady = true
+    /// The last plan drew a scene (its drawing time counts).
+    var lastPlanDrew = false
+    var firstFrameShown = false
+    var vtActive: Bool
+    public internal(set) var running = true
+    var nextWatchdog = 0.0
+    var nextStatus = 0.0
+
+    // Idle timers and power (DaemonCore+Power).
+    /// The brightness asked for, in percent (dimming is relative to it).
+    var brightness: Int?
+    var power = PowerState.normal
+    var lastActivity: Double
+
+    // Touch and the spiral (DaemonCore+Spiral).
+    /// The contact the scene follows (the first finger down).
+    var followedContact: Int?
+    /// The earliest touch applied since the last frame drawn, and that of
+    /// the frame drawn since: touch-to-screen latency.
+    var unshownTouchTime: Double?
+    var drawnTouchTime: Double?
+    var touchLatencies = FrameTimes()
+    var lastSpiralProgressEvent = (time: -Double.infinity, progress: -1.0)
+    /// The latest monotonic time the interactive scene was advanced to or
+    /// touched at: touches are never applied before it.
+    var lastInteractiveTime = -Double.infinity
+    var inputDevices: [String] = []
+
+    /// The latest time the core has handled anything at: an input stamped
+    /// earlier (a touch whose kernel time is older) is applied at this time,
+    /// so nothing the core counts runs backwards.
+    public internal(set) var now: Double
+
+    private var effects: [DaemonEffect] = []
+    private var effectHead = 0
+    /// Events of this input, sent after the status that shows them.
+    private var pendingEvents: [DaemonEvent] = []
+
+    /// The core at `startTime`, showing `configuration.scene` (or the
+    /// fallback scene, when it cannot be made) on `display`.
+    public init(configuration: DaemonConfiguration, display: DisplayFacts, backlight: BacklightPort?, watchdogInterval: Double?,
+                vtActive: Bool = true, startTime: Double, logger: Logger) throws(DaemonCommandError) {
+        (self.configuration, self.display, self.backlight) = (configuration, display, backlight)
+        (self.watchdogInterval, self.vtActive, self.startTime, self.logger) = (watchdogInterval, vtActive, startTime, logger)
+        now = startTime
+        lastActivity = startTime
+        brightness = backlight?.percent
+        renderThreads = configuration.adaptiveThreads ? 1 : configuration.threads
+        (scene, sceneName) = try Self.makeSceneOrFallback(configuration.scene, display: display, configuration: configuration, logger: logger)
+        scene.renderThreads = renderThreads
+        clock = SceneClock(start: startTime, pinnedAt: configuration.pinnedTime)
+        pacer = Self.makePacer(display: display, configuration: configuration)
+        effects.reserveCapacity(16)
+        pendingEvents.reserveCapacity(8)
+    }
+
+    // MARK: inputs and effects
+
+    /// Handles `input` at monotonic `time` and returns the effects it led
+    /// to (and any still queued).
+    @discardableResult
+    public func handle(_ input: DaemonInput, at time: Double) -> [DaemonEffect] {
+        send(input, at: time)
+        var all: [DaemonEffect] = []
+        while let effect = nextEffect() { all.append(effect) }
+        return all
+    }
+
+    /// Handles `input` at `time`; its effects queue for `nextEffect()`.
+    public func send(_ input: DaemonInput, at time: Double) {
+        now = max(now, time)
+        switch input {
+        case .tick(let ready):
+            outputReady = ready
+            turn()
+        case .command(let command):
+            handle(command)
+        case .touch(let event):
+            handleTouch(event)
+        case .stop:
+            running = false
+        case .reload(let loaded):
+            reloadFromSignal(loaded)
+        case .terminal(let inFront):
+            terminal(inFront: inFront)
+        case .display(let facts):
+            displayFactsChanged(facts)
+        case .redrawRequested:
+            redraw = true
+            pacer.reset()
+        case .drawn(let seconds):
+            if lastPlanDrew { frameTimes.record(seconds * 1000) }
+        case .presented(let presentation):
+            presented(presentation)
+        case .inputDevices(let devices):
+            inputDevices = devices
+        }
+        flushEvents()
+    }
+
+    /// The next effect to carry out, oldest first; nil when none is left.
+    public func nextEffect() -> DaemonEffect? {
+        guard effectHead < effects.count else {
+            if effectHead > 0 {
+                effects.removeAll(keepingCapacity: true)
+                effectHead = 0
+            }
+            return nil
+        }
+        defer { effectHead += 1 }
+        return effects[effectHead]
+    }
+
+    func perform(_ effect: DaemonEffect) {
+        effects.append(effect)
+    }
+
+    /// Something happened; it goes out after the status that shows it, at
+    /// the end of this input.
+    func emit(_ event: DaemonEvent) {
+        pendingEvents.append(event)
+    }
+
+    private func flushEvents() {
+        guard !pendingEvents.isEmpty else { return }
+        publishStatus(notify: false)
+        for event in pendingEvents { perform(.event(event)) }
+        pendingEvents.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: a loop turn
+
+    /// Frames change over time (not a still scene, not paused or pinned,
+    /// not blanked).
+    var animating: Bool { (sceneChange != nil || !scene.isStill && !clock.isFrozen) && power != .blanked }
+
+    /// Whether a frame is wanted at all now, regardless of timing.
+    var wantsFrame: Bool { vtActive && outputReady && (redraw || animating) }
+
+    /// Time has passed: the scene catches up, the idle timers move, a frame
+    /// is drawn if one is due, the status and the watchdog are kept.
+    private func turn() {
+        pumpInteractiveScene()
+        updatePower()
+        if wantsFrame, now >= pacer.renderStart(now: now) { planFrame() }
+        periodic()
+    }
+
+    /// The next frame: for the time it will be on screen.
+    private func planFrame() {
+        let shownAt = pacer.beginFrame(now: now)
+        touchesDrawn()
+        let content: FramePlan.Content
+        if power == .blanked {
+            content = .black
+        } else if configuration.presentOnly {
+            content = .unchanged
+        } else if let change = sceneChange {
+            let amount = change.fade.amount(at: shownAt)
+            content = .crossfade(from: change.outgoing, fromTime: change.outgoingClock.time(at: shownAt), to: scene,
+                                 toTime: clock.time(at: shownAt), frames: change.frames, amount: Float(amount))
+            if change.fade.isFinished(at: shownAt) {
+                // This frame is the fade's end (the spring settled within a
+                // thousandth): the next, drawn straight, looks the same.
+                sceneChange = nil
+                logger.info("scene: crossfade to \(sceneName) done")
+            }
+        } else {
+            content = .scene(scene, time: clock.time(at: shownAt))
+        }
+        lastPlanDrew = power != .blanked && !configuration.presentOnly
+        redraw = false
+        perform(.draw(FramePlan(content: content, shownAt: shownAt, rotation: configuration.rotation)))
+    }
+
+    /// A frame is on screen.
+    private func presented(_ presentation: Presentation) {
+        pacer.presented(at: presentation.timestamp)
+        meter.frame()
+        touchesShown(at: presentation.timestamp ?? now)
+        if !firstFrameShown {
+            firstFrameShown = true
+            logger.info("first frame on screen \(Int(((now - startTime) * 1000).rounded())) ms after start")
+            perform(.notify(.ready))
+            publishStatus()
+            nextStatus = now + meter.period
+        }
+        feedWatchdog()
+        // A still frame is the last for a while: show it in the status now.
+        if !animating { publishStatus(notify: false) }
+    }
+
+    /// When the core next needs a `.tick` if nothing else happens, or nil
+    /// for "only when an input comes". Called every loop turn: no arrays.
+    public func nextDeadline() -> Double? {
+        var wake: Double?
+        func consider(_ deadline: Double?) {
+            if let deadline, deadline < wake ?? .infinity { wake = deadline }
+        }
+        if wantsFrame { consider(pacer.renderStart(now: now)) }
+        if animating, vtActive, firstFrameShown { consider(nextStatus) }
+        if watchdogInterval != nil, idleByDesign { consider(nextWatchdog) }
+        consider(idlePolicy.nextChange(lastActivity: lastActivity, now: now, lowPower: configuration.settings.lowPower))
+        consider(interactiveDeadline())
+        return wake
+    }
+
+    // MARK: the VT and the display
+
+    private func terminal(inFront: Bool) {
+        guard inFront != vtActive else { return }
+        vtActive = inFront
+        if inFront {
+            perform(.resumeOutput)
+            redraw = true
+            pacer.reset()
+            logger.info("vt: back in front; redrawing")
+        } else {
+            // Let go of the screen and the touchscreens (the program in
+            // front gets the touches; a finger on the spiral counts as lifted).
+            perform(.suspendOutput)
+            logger.info("vt: switched away; drawing stopped")
+        }
+        publishStatus()
+        displayChanged(inFront ? "vt_back" : "vt_away")
+    }
+
+    private func displayFactsChanged(_ facts: DisplayFacts) {
+        let before = display
+        display = facts
+        if facts.refreshInterval != before.refreshInterval || facts.vblankTimed != before.vblankTimed {
+            pacer = Self.makePacer(display: facts, configuration: configuration)
+        }
+        if !sceneFits() {
+            rebuildScene(reason: "the output is now \(facts.width)x\(facts.height)")
+            displayChanged("resized")
+        }
+        if facts.waitingForDisplay != before.waitingForDisplay {
+            displayChanged(facts.waitingForDisplay ? "disconnected" : "connected")
+        }
+    }
+
+    func displayChanged(_ reason: String) {
+        emit(.displayChanged(reason: reason, output: display.summary, width: display.width, height: display.height))
+    }
+}
