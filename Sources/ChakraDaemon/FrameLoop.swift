@@ -116,10 +116,10 @@ final class FrameLoop {
             haptics?.beat()
         case .suspendOutput:
             output.suspend()
-            touch?.setAway(true) { core.send(.touch($0), at: MonotonicClock.now()) }
+            touch?.setAway(true) { core.send(.touch($0), at: Self.touchTime($0)) }
         case .resumeOutput:
             output.resume()
-            touch?.setAway(false) { core.send(.touch($0), at: MonotonicClock.now()) }
+            touch?.setAway(false) { core.send(.touch($0), at: Self.touchTime($0)) }
         case .publish(let status, let notify):
             control.publish(status)
             if notify { notifier?.send(.status(status.line)) }
@@ -160,7 +160,7 @@ final class FrameLoop {
         }
         if let touch, poller.isReadable(touchIndex) {
             let devices = touch.devices.count
-            touch.handleReadable { send(.touch($0), at: MonotonicClock.now()) }
+            touch.handleReadable { send(.touch($0), at: Self.touchTime($0)) }
             if touch.devices.count != devices { send(.inputDevices(touch.devices.map(\.description)), at: MonotonicClock.now()) }
         }
     }
@@ -202,6 +202,13 @@ final class FrameLoop {
     }
 
     // MARK: touch
+
+    /// When a touch happened: its kernel time on the monotonic clock, so
+    /// the exercise sees when the finger really moved, not when the loop
+    /// woke; never ahead of now (a clock step must not move the scene ahead).
+    static func touchTime(_ event: TouchContactEvent) -> Double {
+        min(event.time, MonotonicClock.now())
+    }
 
     static func openTouch(configuration: DaemonConfiguration, output: DisplayOutput, logger: Logger) -> (TouchInput?, Haptics?) {
         var settings = TouchInput.Settings(config: configuration.config.input, displayRotation: configuration.rotation,

@@ -20,12 +20,10 @@ extension DaemonCore {
         guard let interactive = interactiveScene else { return }
         if event.phase == .down, followedContact == nil { followedContact = event.id }
         guard event.id == followedContact else { return }
-        // At its kernel time, but never before what the scene has already
-        // been advanced to (a lift read late must not undo touched time),
-        // nor after now (a clock step must not move the scene ahead).
-        let applied = max(min(event.time, now), lastInteractiveTime)
-        lastInteractiveTime = applied
-        let t = clock.time(at: applied)
+        // At the core's time: the touch's own (the shell hands it in at
+        // its kernel time), unless something later was handled already. A
+        // lift read late then cannot undo touched time the status showed.
+        let t = clock.time(at: now)
         let point = Point(event.x, event.y)
         switch event.phase {
         case .down: interactive.touchDown(at: point, time: t)
@@ -34,8 +32,7 @@ extension DaemonCore {
             interactive.touchUp(time: t)
             followedContact = nil
         }
-        // Latency counts from the kernel's time, however late it was read.
-        if unshownTouchTime == nil { unshownTouchTime = min(event.time, now) }
+        if unshownTouchTime == nil { unshownTouchTime = now }
         redraw = true
     }
 
@@ -58,7 +55,6 @@ extension DaemonCore {
     /// a finished exercise leads back to the ambient scene.
     func pumpInteractiveScene() {
         guard let interactive = interactiveScene else { return }
-        lastInteractiveTime = max(lastInteractiveTime, now)
         interactive.advance(to: clock.time(at: now))
         for event in interactive.takeEvents() {
             switch event {

@@ -80,9 +80,6 @@ public final class DaemonCore {
     var drawnTouchTime: Double?
     var touchLatencies = FrameTimes()
     var lastSpiralProgressEvent = (time: -Double.infinity, progress: -1.0)
-    /// The latest monotonic time the interactive scene was advanced to or
-    /// touched at: touches are never applied before it.
-    var lastInteractiveTime = -Double.infinity
     var inputDevices: [String] = []
 
     /// The latest time the core has handled anything at: an input stamped

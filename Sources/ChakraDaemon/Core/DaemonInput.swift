@@ -10,7 +10,8 @@ public enum DaemonInput {
     /// A request from the control socket (snapshots excepted: the shell
     /// answers those from the output's memory).
     case command(DaemonCommand)
-    /// A touch, at its kernel time (applied no earlier than the core's time).
+    /// A touch; the shell hands it in at its kernel time (no later than
+    /// now), and one older than the core's time is applied at that time.
     case touch(TouchContactEvent)
     /// SIGTERM, SIGINT or `stop`: the loop ends.
     case stop

@@ -1,0 +1,400 @@
+import ChakraConfig
+import ChakraDisplay
+import ChakraInput
+import ChakraRaster
+import ChakraScenes
+import Glibc
+import Logging
+import Testing
+@testable import ChakraDaemon
+
+/// A backlight in memory: what the core set, and a switch to make it fail.
+final class FakeBacklight: BacklightPort {
+    let name = "test-backlight"
+    var percent: Int?
+    var refuses = false
+    private(set) var written: [Int] = []
+
+    init(percent: Int) { self.percent = percent }
+
+    func set(percent: Int) throws {
+        if refuses { throw BacklightError("refused") }
+        written.append(percent)
+        self.percent = percent
+    }
+}
+
+/// Plays the shell around a `DaemonCore` on virtual time: ticks at the
+/// core's deadlines, draws every planned frame into memory and presents it
+/// at once, and records what came out. No clock, no sleeps.
+final class CoreDriver {
+    let core: DaemonCore
+    private(set) var time: Double
+    let frame: FrameBuffer
+    /// Every frame planned, with the time it was planned at.
+    private(set) var plans: [(at: Double, plan: FramePlan)] = []
+    private(set) var events: [(at: Double, event: DaemonEvent)] = []
+    private(set) var published: [DaemonStatus] = []
+    private(set) var backlightLevels: [Int] = []
+    /// Effects in order, by kind, for checking their sequence.
+    private(set) var kinds: [String] = []
+    let backlight: FakeBacklight?
+    /// Draw the frames (false: plan them only, for long runs).
+    var rendering = true
+
+    init(width: Int = 48, height: Int = 32, backlight: FakeBacklight? = nil, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+        var configuration = DaemonConfiguration()
+        configuration.fps = 20
+        configuration.threads = 1
+        configuration.catalogDirectory = "/nonexistent"
+        configure(&configuration)
+        let logger = Logger(label: "core-test") { _ in SwiftLogNoOpLogHandler() }
+        time = 100
+        self.backlight = backlight
+        frame = FrameBuffer(width: width, height: height, format: .xrgb8888)
+        core = try DaemonCore(configuration: configuration, display: DisplayFacts(summary: "test \(width)x\(height)", width: width, height: height),
+                              backlight: backlight, watchdogInterval: nil, startTime: time, logger: logger)
+    }
+
+    func send(_ input: DaemonInput, at t: Double? = nil) {
+        time = max(time, t ?? time)
+        core.send(input, at: time)
+        drain()
+    }
+
+    private func drain() {
+        while let effect = core.nextEffect() {
+            switch effect {
+            case .draw(let plan):
+                kinds.append("draw")
+                plans.append((time, plan))
+                if rendering { plan.render(into: frame.pixels) }
+                core.send(.drawn(seconds: 0.001), at: time)
+                core.send(.presented(Presentation(timestamp: nil)), at: time)
+            case .setBacklight(let level):
+                kinds.append("backlight")
+                backlightLevels.append(level)
+            case .publish(let status, _):
+                kinds.append("publish")
+                published.append(status)
+            case .event(let event):
+                kinds.append("event")
+                events.append((time, event))
+            case .reply(let answer):
+                kinds.append("reply")
+                answer()
+            case .haptic: kinds.append("haptic")
+            case .suspendOutput: kinds.append("suspend")
+            case .resumeOutput: kinds.append("resume")
+            case .notify: kinds.append("notify")
+            }
+        }
+    }
+
+    /// Runs the loop until `t`: a tick now, then at every deadline up to t.
+    func run(until t: Double) {
+        send(.tick(outputReady: true))
+        var turns = 0
+        while let deadline = core.nextDeadline(), deadline <= t {
+            turns += 1
+            precondition(turns < 100_000, "the core keeps asking for ticks at \(time)")
+            send(.tick(outputReady: true), at: max(deadline, time))
+        }
+        send(.tick(outputReady: true), at: t)
+    }
+
+    /// A command, answered: its reply's value.
+    func command<Value>(_ make: (@escaping DaemonCommand.Reply<Value>) -> DaemonCommand) -> Result<Value, DaemonCommandError>? {
+        let answer = Answer<Result<Value, DaemonCommandError>>()
+        send(.command(make { result in answer.value = result }))
+        return answer.value
+    }
+
+    func plans(after t: Double) -> [FramePlan] { plans.filter { $0.at > t }.map(\.plan) }
+
+    /// How many frames have been planned: `plans(since:)` takes the later ones.
+    var mark: Int { plans.count }
+    func plans(since mark: Int) -> [FramePlan] { plans[mark...].map(\.plan) }
+}
+
+/// A reply, kept: replies run on the driver's thread, as effects.
+final class Answer<Value>: @unchecked Sendable {
+    var value: Value?
+}
+
+/// A command's reply was a success.
+func succeeded<Value>(_ result: Result<Value, DaemonCommandError>?) -> Bool {
+    if case .success? = result { true } else { false }
+}
+
+extension FramePlan.Content {
+    /// The scene drawn alone, with its time; nil for anything else.
+    var scene: (name: String, time: Double)? {
+        if case .scene(let scene, let time) = self { return (type(of: scene).name, time) }
+        return nil
+    }
+
+    var crossfadeAmount: Float? {
+        if case .crossfade(_, _, _, _, _, let amount) = self { return amount }
+        return nil
+    }
+
+    var isBlack: Bool { if case .black = self { true } else { false } }
+}
+
+@Suite("Daemon core on virtual time")
+struct DaemonCoreTests {
+    @Test("frames come at the cap's pace, each drawn for the time it is shown")
+    func framesAtThePace() throws {
+        let driver = try CoreDriver()
+        driver.run(until: 101)
+        let times = driver.plans.compactMap { $0.plan.content.scene?.time }
+        // 20 fps for a second: 21 frames (0 and 1 s included), 0.05 s apart.
+        #expect(times.count == 21)
+        for (a, b) in zip(times, times.dropFirst()) { #expect(abs(b - a - 0.05) < 1e-9) }
+        #expect(driver.core.status().framesPresented == 21)
+    }
+
+    @Test("a cut: the next frame is the new scene from its time 0; the reply follows the status that shows it, the event after")
+    func cut() throws {
+        let driver = try CoreDriver()
+        driver.run(until: 102)
+        let before = driver.kinds.count, mark = driver.mark
+        let result = driver.command { .switchScene("calm", transition: SceneTransition(kind: .cut), reply: $0) }
+        #expect(succeeded(result))
+        #expect(Array(driver.kinds[before...]) == ["publish", "reply", "publish", "event"])
+        #expect(driver.published.last?.scene == "calm")
+        guard case .sceneChanged(let scene, let previous, _)? = driver.events.last?.event else { Issue.record("no scene event"); return }
+        #expect((scene, previous) == ("calm", "heart"))
+        driver.run(until: 102.2)
+        let next = try #require(driver.plans(since: mark).first?.content.scene)
+        #expect(next.name == "calm" && next.time == 0)
+    }
+
+    @Test("a crossfade mixes the two scenes, rising to the new one, then draws it alone")
+    func crossfade() throws {
+        let driver = try CoreDriver()
+        driver.rendering = false
+        driver.run(until: 101)
+        _ = driver.command { .switchScene("drift", transition: SceneTransition(kind: .crossfade), reply: $0) }
+        driver.run(until: 104)
+        let after = driver.plans(after: 101)
+        let amounts = after.compactMap(\.content.crossfadeAmount)
+        // howruSmooth (0.5 s response, damping 0.8) settles within 1.5 s.
+        #expect(amounts.count >= 10 && amounts.count <= 30, "\(amounts)")
+        #expect(amounts.first! < 0.2 && amounts.last! > 0.99)
+        // Clamped at 1: never past the new scene; rising until near the end.
+        #expect(amounts.allSatisfy { $0 >= 0 && $0 <= 1 })
+        #expect(zip(amounts, amounts.dropFirst()).allSatisfy { $1 >= $0 || $0 > 0.98 })
+        let straight = after.drop { $0.content.crossfadeAmount != nil }
+        #expect(!straight.isEmpty && straight.allSatisfy { $0.content.scene?.name == "drift" })
+    }
+
+    @Test("reduce motion: one still frame, then none and no deadline until something changes")
+    func reduceMotionStill() throws {
+        let driver = try CoreDriver()
+        driver.run(until: 101)
+        var mark = driver.mark
+        _ = driver.command { .change(.reduceMotion(true), reply: $0) }
+        driver.run(until: 110)
+        #expect(driver.plans(since: mark).count == 1)
+        #expect(driver.core.nextDeadline() == nil)
+        #expect(driver.core.status().still)
+        mark = driver.mark
+        _ = driver.command { .switchScene("calm", reply: $0) }
+        driver.run(until: 112)
+        #expect(driver.plans(since: mark).count == 1)
+    }
+
+    @Test("pause freezes scene time and resume continues with no jump")
+    func pauseAndResume() throws {
+        let driver = try CoreDriver()
+        driver.run(until: 102)
+        _ = driver.command { .playback(paused: true, reply: $0) }
+        driver.run(until: 105)
+        let frozen = driver.plans(after: 102).compactMap(\.content.scene?.time)
+        #expect(frozen.count == 1, "one frame of the frozen time, then none: \(frozen)")
+        _ = driver.command { .playback(paused: false, reply: $0) }
+        driver.run(until: 106)
+        let resumed = driver.plans(after: 105).compactMap(\.content.scene?.time)
+        #expect(abs(resumed.first! - frozen[0]) < 0.06, "continues from \(frozen[0]), not \(resumed.first!)")
+        #expect(abs(resumed.last! - frozen[0] - 1) < 0.06)
+    }
+
+    @Test("idle timers: dimmed at dim_after, blank at blank_after with one black frame, a finger brings it back")
+    func idleDimAndBlank() throws {
+        let backlight = FakeBacklight(percent: 80)
+        let driver = try CoreDriver(backlight: backlight) {
+            $0.settings.lowPower = true
+            $0.config.lowPower.dimAfter = 10
+            $0.config.lowPower.blankAfter = 20
+            $0.config.lowPower.dimLevel = 25
+        }
+        driver.rendering = false
+        driver.run(until: 109.9)
+        #expect(driver.backlightLevels.isEmpty && driver.core.status().power == .normal)
+        driver.run(until: 110)
+        #expect(driver.backlightLevels == [20] && driver.core.status().power == .dimmed)
+        driver.run(until: 125)
+        #expect(driver.backlightLevels == [20, 0] && driver.core.status().power == .blanked)
+        #expect(driver.plans.last?.plan.content.isBlack == true && driver.plans.last!.at == 120, "a black frame at 120 s")
+        #expect(driver.plans(after: 120).isEmpty, "then nothing drawn")
+        #expect(driver.core.nextDeadline() == nil)
+        driver.send(.touch(TouchContactEvent(phase: .down, id: 1, x: 5, y: 5, time: 125, deviceX: 0, deviceY: 0, device: 1)), at: 125)
+        #expect(driver.backlightLevels == [20, 0, 80] && driver.core.status().power == .normal)
+        driver.run(until: 126)
+        #expect(driver.plans(after: 125).first?.content.scene != nil)
+        let powers = driver.events.compactMap { if case .powerChanged(let p) = $0.event { p } else { nil } }
+        #expect(powers == [.dimmed, .blanked, .normal])
+    }
+
+    @Test("a brightness the backlight refuses is an error and changes nothing")
+    func brightnessRefused() throws {
+        let backlight = FakeBacklight(percent: 80)
+        let driver = try CoreDriver(backlight: backlight)
+        #expect(succeeded(driver.command { .change(.brightness(40), reply: $0) }))
+        #expect(driver.core.status().brightness == 40)
+        backlight.refuses = true
+        let refused = driver.command { .change(.brightness(10), reply: $0) }
+        guard case .failure(.notSupported)? = refused else { Issue.record("refusal not reported: \(String(describing: refused))"); return }
+        #expect(driver.core.status().brightness == 40)
+    }
+
+    @Test("a reload naming an unknown scene is refused and keeps the old settings")
+    func reloadKeepsOldSettings() throws {
+        let driver = try CoreDriver()
+        var bad = ChakraConfig()
+        bad.scene.defaultScene = "nope"
+        bad.reduceMotion = true
+        let loaded = LoadedConfig(config: bad, warnings: [], lines: SourceLines("[scene]\ndefault = \"nope\"\n"), file: "/test.toml")
+        let result = driver.command { .applyConfiguration(loaded, reply: $0) }
+        guard case .failure(.configInvalid(let why))? = result else { Issue.record("accepted: \(String(describing: result))"); return }
+        #expect(why.contains("nope"))
+        #expect(!driver.core.configuration.settings.reduceMotion)
+        var good = ChakraConfig()
+        good.reduceMotion = true
+        let report = driver.command { .applyConfiguration(LoadedConfig(config: good, warnings: [], lines: SourceLines(""), file: "/test.toml"), reply: $0) }
+        #expect((try? report?.get())?.changed == ["reduce_motion"])
+        #expect(driver.core.configuration.settings.reduceMotion)
+    }
+
+    @Test("status: the scene, the settings, frames, fps and uptime at the time asked")
+    func statusContents() throws {
+        let driver = try CoreDriver()
+        driver.rendering = false
+        driver.run(until: 104)
+        let status = driver.core.status()
+        #expect(status.scene == "heart" && status.output == "test 48x32" && status.width == 48 && status.height == 32)
+        #expect(status.framesPresented == 81)
+        #expect(abs(status.fps - 20) < 0.6, "fps \(status.fps)")
+        #expect(status.fpsTarget == 20 && status.uptime == 4 && !status.paused && status.power == .normal)
+    }
+
+    @Test("a VT switch away stops frames and lets go of the output; back, it redraws")
+    func terminalSwitch() throws {
+        let driver = try CoreDriver()
+        driver.rendering = false
+        driver.run(until: 101)
+        driver.send(.terminal(inFront: false), at: 101)
+        #expect(driver.kinds.contains("suspend"))
+        driver.run(until: 105)
+        #expect(driver.plans(after: 101).isEmpty)
+        driver.send(.terminal(inFront: true), at: 105)
+        driver.run(until: 105.01)
+        #expect(driver.plans(after: 104.99).count == 1)
+        let reasons = driver.events.compactMap { if case .displayChanged(let r, _, _, _) = $0.event { r } else { nil } }
+        #expect(reasons == ["vt_away", "vt_back"])
+    }
+}
+
+@Suite("Daemon core: the spiral exercise on virtual time")
+struct DaemonCoreSpiralTests {
+    /// A finger traces the spiral 10 ms a point: Idle → Inhale → Hold (held
+    /// 2 s, with a lift read late that must not give back touched time, and
+    /// a pause while lifted) → Exhale → Completed, then back to the heart.
+    @Test("a traced exercise in order; hold_remaining never increases")
+    func tracedExercise() throws {
+        let driver = try CoreDriver(width: 195, height: 422) {
+            $0.fps = 10
+            $0.config.spiral.holdDuration = 2
+            $0.config.spiral.completionDelay = 0.5
+        }
+        driver.rendering = false
+        driver.run(until: 101)
+        #expect(succeeded(driver.command { .spiral(.start, reply: $0) }))
+        let path = try #require(try driver.command { .spiral(.path, reply: $0) }?.get().points)
+        let points = path.map { ($0[0], $0[1]) }
+        #expect(points.count > 50)
+        var t = 101.0
+        /// hold_remaining as status shows it after every input and run.
+        var remaining: [Double] = []
+        func sample() {
+            if let spiral = driver.core.status().spiral, spiral.state == "hold" { remaining.append(spiral.holdRemaining) }
+        }
+        func run(until time: Double) {
+            driver.run(until: time)
+            sample()
+        }
+        func touch(_ phase: TouchPhase, _ p: (Double, Double), stamped: Double? = nil) {
+            let time = stamped ?? t
+            driver.send(.touch(TouchContactEvent(phase: phase, id: 1, x: p.0, y: p.1, time: time, deviceX: 0, deviceY: 0, device: 1)), at: time)
+            sample()
+        }
+        func state() -> String? { driver.core.status().spiral?.state }
+        var index = 0
+        func trace(until wanted: String) -> Bool {
+            while index < points.count - 1, state() != wanted {
+                index += 1
+                t += 0.01
+                run(until: t)
+                touch(.move, points[index])
+            }
+            return state() == wanted
+        }
+        touch(.down, points[0])
+        run(until: t)
+        #expect(state() == "inhale")
+        #expect(trace(until: "hold"))
+        // Held for a second (the finger resting on the light), then lifted.
+        for _ in 0..<10 {
+            t += 0.1
+            run(until: t)
+            touch(.move, points[index])
+        }
+        // A request 30 ms after that turn shows the countdown at its time;
+        // the lift, read after it, happened 20 ms before it.
+        driver.send(.command(.activity(reply: nil)), at: t + 0.03)
+        let shown = try #require(driver.core.status().spiral?.holdRemaining)
+        remaining.append(shown)
+        touch(.up, points[index], stamped: t + 0.01)
+        let lifted = try #require(driver.core.status().spiral?.holdRemaining)
+        #expect(lifted <= shown, "the late lift gave back touched time: \(shown) → \(lifted)")
+        // Lifted: the countdown waits.
+        t += 1
+        run(until: t)
+        #expect(driver.core.status().spiral?.holdRemaining == lifted)
+        #expect(driver.core.status().spiral?.needsResume == true)
+        // Back on the light: the rest of the hold, then Exhale.
+        let head = try #require(driver.core.status().spiral.map { ($0.headX, $0.headY) })
+        index = points.indices.min { a, b in
+            hypot(points[a].0 - head.0, points[a].1 - head.1) < hypot(points[b].0 - head.0, points[b].1 - head.1)
+        }!
+        touch(.down, points[index])
+        while state() == "hold", t < 120 {
+            t += 0.1
+            run(until: t)
+        }
+        #expect(state() == "exhale")
+        #expect(trace(until: "completed"))
+        touch(.up, points[index])
+        t += 1
+        run(until: t)
+        let states = driver.events.compactMap { if case .spiralState(_, let to) = $0.event { to } else { nil } }
+        #expect(states == ["inhale", "hold", "exhale", "completed"])
+        #expect(driver.core.sceneName == "heart", "after the celebration, the scene it was started from")
+        // Every hold_remaining shown during the hold, in order: never up.
+        #expect(remaining.count > 10)
+        for (a, b) in zip(remaining, remaining.dropFirst()) { #expect(b <= a + 1e-9, "hold_remaining rose from \(a) to \(b)") }
+        #expect(driver.core.status().touchLatency.samples > 0)
+    }
+}
