@@ -113,7 +113,7 @@ let package = Package(
         // own TOML reader, which the string catalogues use too (TOMLKit and
         // its toml++ aborted on bad files and leaked every document read;
         // docs/robustness.md).
-        .target(name: "ChakraConfig"),
+        .target(name: "ChakraConfig", dependencies: ["ChakraControl"]),
         // Pure: the control protocol (requests, replies, events, error codes,
         // JSON and line framing). No sockets; shared by chakrad and chakractl.
         .target(name: "ChakraControl"),

@@ -1,3 +1,5 @@
+import ChakraControl
+
 /// Everything /etc/chakra/chakra.toml can say, with the defaults that apply
 /// when it says nothing (SPEC §6). Built from the file in one place
 /// (`ConfigKeys`, which lists every key), overridden by the command line
@@ -141,10 +143,6 @@ public struct ChakraConfig: Sendable, Equatable {
 
 public enum OutputChoice: String, Sendable, CaseIterable {
     case auto, drm, fbdev, headless
-}
-
-public enum TransitionKind: String, Sendable, CaseIterable {
-    case cut, crossfade
 }
 
 /// "" (the first evdev device with FF_RUMBLE), "none", or a device path

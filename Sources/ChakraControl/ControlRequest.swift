@@ -65,11 +65,11 @@ public enum ControlCommand: Sendable, Equatable {
 public struct SceneSwitch: Sendable, Equatable {
     public var scene: String
     /// nil: the daemon's configured default.
-    public var transition: Transition?
+    public var transition: TransitionKind?
     /// Seconds of the transition; nil: the configured default.
     public var duration: Double?
 
-    public init(scene: String, transition: Transition? = nil, duration: Double? = nil) {
+    public init(scene: String, transition: TransitionKind? = nil, duration: Double? = nil) {
         (self.scene, self.transition, self.duration) = (scene, transition, duration)
     }
 
@@ -77,7 +77,9 @@ public struct SceneSwitch: Sendable, Equatable {
     public static let maxDuration = 60.0
 }
 
-public enum Transition: String, Sendable, CaseIterable {
+/// How one scene gives way to another: at once, or mixed over a spring
+/// (the protocol's `transition`, and [scene] transition in chakra.toml).
+public enum TransitionKind: String, Sendable, CaseIterable {
     case cut, crossfade
 }
 

@@ -118,7 +118,7 @@ struct ArgumentReader {
         guard !scene.isEmpty, scene.utf8.count <= 64 else { throw ControlError(.badArgument, "'scene' must be a scene name") }
         var request = SceneSwitch(scene: scene)
         if fields["transition"] != nil, fields["transition"] != .null {
-            request.transition = try choice("transition", Transition.self)
+            request.transition = try choice("transition", TransitionKind.self)
         }
         if let value = fields["duration"], value != .null {
             guard let seconds = value.doubleValue else { throw ControlError(.badArgument, "'duration' must be a number of seconds, not \(value.kind)") }

@@ -70,7 +70,7 @@ public final class ControlService: ControlHandler {
         case .wake:
             control.send(.activity { result in reply(result.map { ["power": .string($0.rawValue)] }.mapError(Self.error)) })
         case .spiral(let action):
-            control.send(.spiral(SpiralCommand(rawValue: action.rawValue)!) { result in
+            control.send(.spiral(action) { result in
                 reply(result.map { Self.spiralJSON($0) }.mapError(Self.error))
             })
         case .subscribe, .unsubscribe:
@@ -85,7 +85,7 @@ public final class ControlService: ControlHandler {
             return reply(.failure(Self.error(.unknownScene(request.scene))))
         }
         let defaults = control.status.configuration.scene
-        let kind = request.transition.map { TransitionKind(rawValue: $0.rawValue)! } ?? defaults.transition
+        let kind = request.transition ?? defaults.transition
         let transition = SceneTransition(kind: kind, duration: request.duration ?? defaults.transitionDuration)
         let previous = control.status.scene
         control.send(.switchScene(request.scene, transition: transition) { result in

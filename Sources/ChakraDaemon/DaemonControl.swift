@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraControl
 import ChakraDisplay
 import ChakraInput
 import ChakraPNG
@@ -33,13 +34,9 @@ public enum DaemonCommand: Sendable {
     /// A touch, as if from a touchscreen (tests; tools).
     case touch(TouchContactEvent)
     /// The spiral exercise: start, cancel, or where its path lies.
-    case spiral(SpiralCommand, reply: Reply<SpiralReport>)
+    case spiral(SpiralAction, reply: Reply<SpiralReport>)
     /// Stop as on SIGTERM.
     case stop
-}
-
-public enum SpiralCommand: String, Sendable {
-    case start, cancel, path
 }
 
 /// The spiral exercise as `status` and the spiral events tell it. Lengths

@@ -69,18 +69,18 @@ struct Switch: ClientCommand {
     static let spec = CommandSpec(name: "switch", abstract: "Show another scene.", arguments: [
         .positional("scene", help: "The scene (chakractl scenes lists them)."),
         .option("transition", value: "transition", help: "cut or crossfade (default: chakrad's [scene] transition).",
-                choices: Transition.allCases.map(\.rawValue)),
+                choices: TransitionKind.allCases.map(\.rawValue)),
         .option("duration", value: "seconds", help: "Seconds of the transition, 0...60."),
     ])
 
     let scene: String
-    let transition: Transition?
+    let transition: TransitionKind?
     let duration: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         scene = arguments.positional("scene")
         if scene.isEmpty { throw UsageError("the scene name is empty") }
-        transition = arguments.value("transition").flatMap(Transition.init(rawValue:))
+        transition = arguments.value("transition").flatMap(TransitionKind.init(rawValue:))
         if let text = arguments.value("duration") {
             guard let seconds = Double(text), seconds >= 0, seconds <= SceneSwitch.maxDuration else {
                 throw UsageError("--duration must be 0...\(Int(SceneSwitch.maxDuration)) seconds, not '\(text)'")

@@ -1,15 +1,15 @@
 import ArgumentParser
 import ChakraConfig
+import ChakraDaemon
 import ChakraScenes
 import ChakraSpiral
 import ChakraText
 import FoundationEssentials
 
-/// Scenes `render` and `bench` can make: the catalog's, and the spiral,
-/// which needs a session and text settings and so is made here
-/// (`SpiralScene`), not by `SceneCatalog`.
+/// Scenes `render` and `bench` can make: the daemon's (`DaemonScenes`); the
+/// spiral is made here (`SpiralScene`), with a scripted session.
 struct OfflineSceneName: ExpressibleByArgument, CustomStringConvertible {
-    static let names = SceneCatalog.names + [SpiralScene.name]
+    static let names = DaemonScenes.names
     let name: String
     init?(argument: String) {
         guard Self.names.contains(argument) else { return nil }

@@ -1,3 +1,4 @@
+import ChakraControl
 import ChakraInput
 import ChakraRaster
 import ChakraScenes
@@ -9,7 +10,6 @@ import ChakraSpiral
 /// frames. Its times are scene times (the clock `render` gets), so a
 /// paused scene pauses the exercise too.
 extension DaemonCore {
-    var interactiveScene: InteractiveScene? { scene as? InteractiveScene }
     /// The spiral, for the commands only it answers (start, cancel, path).
     var spiralScene: SpiralScene? { scene as? SpiralScene }
 
@@ -83,7 +83,7 @@ extension DaemonCore {
 
     // MARK: the spiral's commands
 
-    func spiral(_ command: SpiralCommand) -> Result<SpiralReport, DaemonCommandError> {
+    func spiral(_ command: SpiralAction) -> Result<SpiralReport, DaemonCommandError> {
         switch command {
         case .start:
             if spiralScene == nil {

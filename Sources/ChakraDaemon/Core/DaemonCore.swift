@@ -34,7 +34,11 @@ public final class DaemonCore {
     let watchdogInterval: Double?
 
     // The scene director (DaemonCore+Scenes).
-    public internal(set) var scene: Scene
+    public internal(set) var scene: Scene {
+        didSet { interactiveScene = scene as? InteractiveScene }
+    }
+    /// `scene` when it is interactive (looked up once per scene, not per turn).
+    private(set) var interactiveScene: InteractiveScene?
     public internal(set) var sceneName: String
     var clock: SceneClock
     /// The crossfade in progress, with its frames.
@@ -104,6 +108,7 @@ public final class DaemonCore {
         renderThreads = configuration.adaptiveThreads ? 1 : configuration.threads
         (scene, sceneName) = try Self.makeSceneOrFallback(configuration.scene, display: display, configuration: configuration, logger: logger)
         scene.renderThreads = renderThreads
+        interactiveScene = scene as? InteractiveScene
         clock = SceneClock(start: startTime, pinnedAt: configuration.pinnedTime)
         pacer = Self.makePacer(display: display, configuration: configuration)
         effects.reserveCapacity(16)
