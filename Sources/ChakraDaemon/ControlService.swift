@@ -84,14 +84,10 @@ public final class ControlService: ControlHandler {
         guard DaemonScenes.names.contains(request.scene) else {
             return reply(.failure(Self.error(.unknownScene(request.scene))))
         }
-        let defaults = control.status.configuration.scene
-        let kind = request.transition ?? defaults.transition
-        let transition = SceneTransition(kind: kind, duration: request.duration ?? defaults.transitionDuration)
-        let previous = control.status.scene
-        control.send(.switchScene(request.scene, transition: transition) { result in
-            reply(result.map {
-                ["scene": .string(request.scene), "previous": .string(previous),
-                 "transition": .string(transition.kind.rawValue), "duration": .double(transition.duration)]
+        control.send(.switchScene(request) { result in
+            reply(result.map { done in
+                ["scene": .string(done.scene), "previous": .string(done.previous),
+                 "transition": .string(done.transition.kind.rawValue), "duration": .double(done.transition.duration)]
             }.mapError(Self.error))
         })
     }

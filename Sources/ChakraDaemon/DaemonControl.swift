@@ -13,8 +13,9 @@ import Synchronization
 public enum DaemonCommand: Sendable {
     public typealias Reply<Value> = @Sendable (Result<Value, DaemonCommandError>) -> Void
 
-    /// Another scene, with a cut or a crossfade.
-    case switchScene(String, transition: SceneTransition = SceneTransition(), reply: Reply<Void>)
+    /// Another scene, with a cut or a crossfade (the request's, else the
+    /// configured default), answered with what was done.
+    case switchScene(SceneSwitch, reply: Reply<SceneChangeReport>)
     /// Freeze scene time (the still frame costs nothing) or continue,
     /// answered once applied.
     case playback(paused: Bool, reply: Reply<Void>)
@@ -63,6 +64,13 @@ public struct SceneTransition: Sendable, Equatable {
     public init(kind: TransitionKind = .cut, duration: Double = 0) {
         (self.kind, self.duration) = (kind, duration)
     }
+}
+
+/// A scene change as done: the transition with the defaults filled in.
+public struct SceneChangeReport: Sendable, Equatable {
+    public var scene: String
+    public var previous: String
+    public var transition: SceneTransition
 }
 
 /// What `set` changes.

@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraControl
 import ChakraDisplay
 import ChakraInput
 import ChakraRaster
@@ -160,8 +161,8 @@ struct DaemonCoreTests {
         let driver = try CoreDriver()
         driver.run(until: 102)
         let before = driver.kinds.count, mark = driver.mark
-        let result = driver.command { .switchScene("calm", transition: SceneTransition(kind: .cut), reply: $0) }
-        #expect(succeeded(result))
+        let result = driver.command { .switchScene(SceneSwitch(scene: "calm", transition: .cut), reply: $0) }
+        #expect((try? result?.get()) == SceneChangeReport(scene: "calm", previous: "heart", transition: SceneTransition(kind: .cut, duration: 0.5)))
         #expect(Array(driver.kinds[before...]) == ["publish", "reply", "publish", "event"])
         #expect(driver.published.last?.scene == "calm")
         guard case .sceneChanged(let scene, let previous, _)? = driver.events.last?.event else { Issue.record("no scene event"); return }
@@ -176,7 +177,7 @@ struct DaemonCoreTests {
         let driver = try CoreDriver()
         driver.rendering = false
         driver.run(until: 101)
-        _ = driver.command { .switchScene("drift", transition: SceneTransition(kind: .crossfade), reply: $0) }
+        _ = driver.command { .switchScene(SceneSwitch(scene: "drift", transition: .crossfade, duration: 0), reply: $0) }
         driver.run(until: 104)
         let after = driver.plans(after: 101)
         let amounts = after.compactMap(\.content.crossfadeAmount)
@@ -194,16 +195,18 @@ struct DaemonCoreTests {
     func reduceMotionStill() throws {
         let driver = try CoreDriver()
         driver.run(until: 101)
-        var mark = driver.mark
+        let mark = driver.mark
         _ = driver.command { .change(.reduceMotion(true), reply: $0) }
         driver.run(until: 110)
         #expect(driver.plans(since: mark).count == 1)
         #expect(driver.core.nextDeadline() == nil)
         #expect(driver.core.status().still)
-        mark = driver.mark
-        _ = driver.command { .switchScene("calm", reply: $0) }
+        // The default crossfade is, under reduce motion, a linear 0.3 s fade:
+        // its frames, then one still frame of the new scene, then none.
+        _ = driver.command { .switchScene(SceneSwitch(scene: "calm"), reply: $0) }
         driver.run(until: 112)
-        #expect(driver.plans(since: mark).count == 1)
+        #expect(driver.plans(after: 110.35).isEmpty)
+        #expect(driver.plans.last?.plan.content.crossfadeAmount == 1 || driver.plans.last?.plan.content.scene?.name == "calm")
     }
 
     @Test("pause freezes scene time and resume continues with no jump")

@@ -1,3 +1,4 @@
+import ChakraControl
 import ChakraDisplay
 import ChakraPNG
 import ChakraRaster
@@ -79,9 +80,10 @@ struct HeadlessDaemonTests {
     }
 
     /// Switches scene and waits for the reply.
-    private func switchScene(_ daemon: Daemon, to name: String, _ transition: SceneTransition) -> Result<Void, DaemonCommandError>? {
-        let result = Mutex<Result<Void, DaemonCommandError>?>(nil)
-        daemon.control.send(.switchScene(name, transition: transition) { reply in result.withLock { $0 = reply } })
+    private func switchScene(_ daemon: Daemon, to name: String, _ transition: SceneTransition) -> Result<SceneChangeReport, DaemonCommandError>? {
+        let result = Mutex<Result<SceneChangeReport, DaemonCommandError>?>(nil)
+        let request = SceneSwitch(scene: name, transition: transition.kind, duration: transition.duration)
+        daemon.control.send(.switchScene(request) { reply in result.withLock { $0 = reply } })
         let deadline = Date().addingTimeInterval(20)
         while result.withLock({ $0 }) == nil, Date() < deadline { usleep(5_000) }
         return result.withLock { $0 }
@@ -149,8 +151,8 @@ struct HeadlessDaemonTests {
         #expect(eventually { try snapshot(daemon) == { usleep(150_000); return try snapshot(daemon) }() })
         daemon.control.send(.change(.reduceMotion(true)) { _ in })
         #expect(eventually { daemon.control.status.settings.reduceMotion })
-        let replies = Mutex<[Result<Void, DaemonCommandError>]>([])
-        daemon.control.send(.switchScene("nope") { reply in replies.withLock { $0.append(reply) } })
+        let replies = Mutex<[Result<SceneChangeReport, DaemonCommandError>]>([])
+        daemon.control.send(.switchScene(SceneSwitch(scene: "nope")) { reply in replies.withLock { $0.append(reply) } })
         daemon.control.send(.stop)
         #expect(finish() == nil)
         let answered = replies.withLock { $0 }

@@ -9,9 +9,14 @@ extension DaemonCore {
     func handle(_ command: DaemonCommand) {
         var answer: (@Sendable () -> Void)?
         switch command {
-        case .switchScene(let name, let transition, let reply):
+        case .switchScene(let request, let reply):
             noteActivity()
-            let result = switchScene(to: name, transition: transition)
+            let previous = sceneName
+            let transition = SceneTransition(kind: request.transition ?? defaultTransition.kind,
+                                             duration: request.duration ?? defaultTransition.duration)
+            let result = switchScene(to: request.scene, transition: transition).map {
+                SceneChangeReport(scene: request.scene, previous: previous, transition: transition)
+            }
             answer = { reply(result) }
         case .playback(let paused, let reply):
             noteActivity()
