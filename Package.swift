@@ -59,6 +59,15 @@ let package = Package(
         // Header-only: glibc's allocator controls (mallopt), for chakrad run.
         .systemLibrary(name: "CAllocator"),
 
+        // The one funnel for system calls (`Syscall`: EINTR retried, errno
+        // named, faults injectable by tests), clocks, wake-ups, signals,
+        // poll(2), threads, sd_notify and Unix sockets. Every module that
+        // talks to the kernel does it through here.
+        .target(
+            name: "ChakraSystem",
+            dependencies: ["CLinuxKernel", .product(name: "Logging", package: "swift-log")]
+        ),
+
         // Pure: surfaces, geometry, coverage, paints, blur, blending, pixel formats.
         .target(name: "ChakraRaster", dependencies: ["CStreamStore", "CLanes"], swiftSettings: hotPath),
         // Pure: timing curves, keyframes, springs.
@@ -87,33 +96,33 @@ let package = Package(
         // PNG encoding and decoding through libpng's simplified API.
         .target(name: "ChakraPNG", dependencies: ["CPNG"]),
         // The OS boundary for screens: DRM/KMS, fbdev and headless outputs,
-        // the virtual terminal, sd_notify, signals and polling. The only
-        // importer of CDRM and CLinuxKernel; its decisions (mode choice,
+        // the virtual terminal, hotplug uevents. The only importer of CDRM;
+        // its decisions (mode choice,
         // pixel layouts, pacing, message formats) are plain Swift types.
         .target(
             name: "ChakraDisplay",
             dependencies: [
-                "CDRM", "CLinuxKernel", "ChakraRaster", "ChakraPNG",
+                "CDRM", "CLinuxKernel", "ChakraSystem", "ChakraRaster", "ChakraPNG",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Touch input: the pure tracker (raw events to contacts) and mapping
         // (device coordinates to scene pixels) in Logic/; libevdev devices,
         // discovery, hotplug (inotify) and force feedback in Device/, the
-        // only importer of CEvdev. Borrows ChakraDisplay's syscall funnel.
+        // only importer of CEvdev.
         .target(
             name: "ChakraInput",
             dependencies: [
-                "CEvdev", "ChakraRaster", "ChakraDisplay", "ChakraConfig",
+                "CEvdev", "ChakraSystem", "ChakraRaster", "ChakraDisplay", "ChakraConfig",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Pure: the configuration model with its defaults, and its reading
-        // from TOML (keys, types, ranges, line numbers for errors), by its
-        // own TOML reader, which the string catalogues use too (TOMLKit and
-        // its toml++ aborted on bad files and leaked every document read;
-        // docs/robustness.md).
-        .target(name: "ChakraConfig", dependencies: ["ChakraControl"]),
+        // The configuration model with its defaults, and its reading from
+        // TOML (keys, types, ranges, line numbers for errors), by its own
+        // TOML reader, which the string catalogues use too (TOMLKit and its
+        // toml++ aborted on bad files and leaked every document read;
+        // docs/robustness.md). Reads files through ChakraSystem.
+        .target(name: "ChakraConfig", dependencies: ["ChakraControl", "ChakraSystem"]),
         // Pure: the control protocol (requests, replies, events, error codes,
         // JSON and line framing). No sockets; shared by chakrad and chakractl.
         .target(name: "ChakraControl"),
@@ -122,7 +131,7 @@ let package = Package(
         .target(
             name: "ChakraControlServer",
             dependencies: [
-                "ChakraControl", "ChakraDisplay",
+                "ChakraControl", "ChakraSystem",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -131,7 +140,7 @@ let package = Package(
         .target(
             name: "ChakraDaemon",
             dependencies: [
-                "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
+                "ChakraSystem", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
                 "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -141,7 +150,7 @@ let package = Package(
             name: "chakrad",
             dependencies: [
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
-                "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraControl", "CAllocator",
+                "ChakraSystem", "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraControl", "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -152,18 +161,18 @@ let package = Package(
         // 7.5 MB of a static binary that needs none of it.
         .executableTarget(
             name: "chakractl",
-            dependencies: ["ChakraControl"]
+            dependencies: ["ChakraControl", "ChakraSystem"]
         ),
 
         .testTarget(name: "ChakraRasterTests", dependencies: ["ChakraRaster", "ChakraPNG"]),
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
-        .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraRaster"]),
-        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
-        .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
-        .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraRaster"]),
+        .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraSystem", "ChakraRaster"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
+        .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
+        .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl"]),
-        .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraControlServer", "ChakraPNG"]),
-        .testTarget(name: "chakractlTests", dependencies: ["chakractl", "chakrad", "ChakraControl", "ChakraPNG"]),
+        .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraSystem", "ChakraControlServer", "ChakraPNG"]),
+        .testTarget(name: "chakractlTests", dependencies: ["chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster"]),
         .testTarget(name: "ChakraSpiralTests", dependencies: ["ChakraSpiral", "ChakraText", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraPNG"]),
         .testTarget(name: "ChakraScenesTests", dependencies: ["ChakraScenes", "ChakraRaster", "ChakraMotion", "ChakraPNG"]),

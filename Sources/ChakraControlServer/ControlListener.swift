@@ -1,4 +1,4 @@
-import ChakraDisplay
+import ChakraSystem
 import Glibc
 
 /// Why the control socket could not be set up: says what and where.

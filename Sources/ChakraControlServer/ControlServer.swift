@@ -1,5 +1,5 @@
 import ChakraControl
-import ChakraDisplay
+import ChakraSystem
 import Dispatch
 import Glibc
 import Logging

@@ -4,6 +4,7 @@ import ChakraControlServer
 import ChakraDisplay
 import ChakraPNG
 import ChakraScenes
+import ChakraSystem
 import Dispatch
 import FoundationEssentials
 import Logging

@@ -1,6 +1,7 @@
 import ChakraConfig
 import ChakraControlServer
 import ChakraDisplay
+import ChakraSystem
 import FoundationEssentials
 import Glibc
 import Logging

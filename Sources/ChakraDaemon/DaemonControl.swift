@@ -5,6 +5,7 @@ import ChakraInput
 import ChakraPNG
 import ChakraRaster
 import ChakraScenes
+import ChakraSystem
 import Synchronization
 
 /// What the control socket can ask of the running loop. Each command is

@@ -3,6 +3,7 @@ import ChakraDisplay
 import ChakraInput
 import ChakraPNG
 import ChakraRaster
+import ChakraSystem
 import Glibc
 import Logging
 

@@ -3,6 +3,7 @@ import ChakraConfig
 import ChakraDisplay
 import ChakraInput
 import ChakraRaster
+import ChakraSystem
 import Glibc
 import Logging
 

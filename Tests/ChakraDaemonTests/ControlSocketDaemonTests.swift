@@ -3,6 +3,7 @@ import ChakraControl
 import ChakraDisplay
 import ChakraInput
 import ChakraPNG
+import ChakraSystem
 import Foundation
 import Glibc
 import Logging

@@ -1,3 +1,4 @@
+import ChakraSystem
 import Foundation
 import Glibc
 import Logging

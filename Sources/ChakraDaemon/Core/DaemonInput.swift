@@ -2,6 +2,7 @@ import ChakraConfig
 import ChakraDisplay
 import ChakraInput
 import ChakraSpiral
+import ChakraSystem
 
 /// Everything that can happen to the daemon, as the core sees it: each is
 /// handed to `DaemonCore` with the monotonic time it happened at. The shell

@@ -1,4 +1,5 @@
 import CLinuxKernel
+import ChakraSystem
 import Glibc
 import Logging
 

@@ -1,4 +1,5 @@
 import CDRM
+import ChakraSystem
 import Glibc
 
 /// Atomic modesetting (DRM_CLIENT_CAP_ATOMIC): the connector, CRTC and

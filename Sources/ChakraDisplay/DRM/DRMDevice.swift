@@ -1,4 +1,5 @@
 import CDRM
+import ChakraSystem
 import Glibc
 
 /// An open DRM device node (/dev/dri/cardN): capabilities and DRM master.

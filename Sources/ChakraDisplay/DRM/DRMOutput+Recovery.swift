@@ -1,5 +1,6 @@
 import CDRM
 import ChakraRaster
+import ChakraSystem
 import Logging
 
 /// Failed flips, stalled flips, lost DRM master and hotplug: whatever

@@ -1,5 +1,6 @@
 import CDRM
 import ChakraRaster
+import ChakraSystem
 import Glibc
 import Logging
 

@@ -1,5 +1,6 @@
 import CDRM
 import ChakraRaster
+import ChakraSystem
 import Glibc
 
 /// A dumb buffer (CPU-drawn scanout memory), mapped, with a framebuffer

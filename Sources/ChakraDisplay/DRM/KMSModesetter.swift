@@ -1,4 +1,5 @@
 import CDRM
+import ChakraSystem
 
 /// What the DRM output drives: one connector, its mode, a CRTC and (for
 /// atomic) the CRTC's primary plane. Plain values plus libdrm's raw mode.

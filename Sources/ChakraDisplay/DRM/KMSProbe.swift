@@ -1,4 +1,5 @@
 import CDRM
+import ChakraSystem
 import Glibc
 
 /// Reads a DRM device's connectors, encoders, CRTCs and planes into plain

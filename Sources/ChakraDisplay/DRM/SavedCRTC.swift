@@ -1,4 +1,5 @@
 import CDRM
+import ChakraSystem
 
 /// What a CRTC showed before the daemon took it (usually the console's
 /// framebuffer), to put back on exit.

@@ -1,5 +1,6 @@
 import CLinuxKernel
 import ChakraRaster
+import ChakraSystem
 import Glibc
 import Logging
 

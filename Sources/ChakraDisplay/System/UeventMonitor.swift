@@ -1,4 +1,5 @@
 import CLinuxKernel
+import ChakraSystem
 import Glibc
 
 /// Kernel uevents from a NETLINK_KOBJECT_UEVENT socket (multicast group 1,

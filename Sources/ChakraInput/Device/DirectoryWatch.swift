@@ -1,4 +1,5 @@
 import ChakraDisplay
+import ChakraSystem
 import Glibc
 
 /// What happened to the nodes of the input directory.

@@ -1,5 +1,6 @@
 import CEvdev
 import ChakraDisplay
+import ChakraSystem
 import Glibc
 
 /// One open evdev node and its libevdev context. Owns both from init to

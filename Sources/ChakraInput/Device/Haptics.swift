@@ -1,5 +1,6 @@
 import CEvdev
 import ChakraDisplay
+import ChakraSystem
 import Glibc
 import Logging
 

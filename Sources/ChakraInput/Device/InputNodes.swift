@@ -1,4 +1,5 @@
 import ChakraDisplay
+import ChakraSystem
 import Glibc
 
 /// The evdev nodes of a directory, and what each one is.

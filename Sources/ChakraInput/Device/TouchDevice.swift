@@ -1,6 +1,7 @@
 import CEvdev
 import ChakraDisplay
 import ChakraRaster
+import ChakraSystem
 import Glibc
 
 /// A touch, as the scene sees it.

@@ -1,6 +1,7 @@
 import CEvdev
 import ChakraDisplay
 import ChakraRaster
+import ChakraSystem
 import Glibc
 import Logging
 
