@@ -1,3 +1,4 @@
+import ChakraSystem
 import Glibc
 
 /// Something wrong (or odd) at a place in the file: "chakra.toml:12:
@@ -64,18 +65,23 @@ public enum ConfigParser {
 
     /// The whole file (plain read(2): works for /dev/null and pipes too).
     static func readFile(_ path: String) throws(ConfigProblem) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ConfigProblem(String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let fd: Int32
+        do {
+            fd = try Descriptor.open(path, O_RDONLY)
+        } catch {
+            throw ConfigProblem(String(cString: strerror(error.errno)))
+        }
+        defer { Descriptor.close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ConfigProblem(String(cString: strerror(errno)))
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { raw throws in try Descriptor.read(fd, into: raw.baseAddress!, count: raw.count) }
+            } catch {
+                throw ConfigProblem(SystemError.reason(of: error))
             }
+            if count == 0 { return bytes }
             bytes += chunk[0..<count]
             guard bytes.count <= 1 << 20 else { throw ConfigProblem("larger than 1 MiB; not a configuration file") }
         }

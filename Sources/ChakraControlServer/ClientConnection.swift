@@ -1,4 +1,5 @@
 import ChakraControl
+import ChakraSystem
 import Glibc
 
 /// One accepted connection: its bytes in and out, its request in flight,
@@ -74,18 +75,18 @@ final class ClientConnection {
     /// peer is gone.
     func flush() {
         while sent < output.count {
-            let count = output.withUnsafeBytes { raw in
-                send(descriptor, raw.baseAddress! + sent, output.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            let count: Int?
+            do {
+                count = try output.withUnsafeBytes { raw throws in
+                    try UnixSocket.send(descriptor, raw.baseAddress! + sent, count: output.count - sent)
+                }
+            } catch {
+                dead = true   // EPIPE, ECONNRESET...
+                return
             }
-            if count > 0 {
-                sent += count
-                consumed(count)
-                continue
-            }
-            if count < 0, errno == EINTR { continue }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return compact() }
-            dead = true   // EPIPE, ECONNRESET...
-            return
+            guard let count else { return compact() }   // full: POLLOUT says when
+            sent += count
+            consumed(count)
         }
         if output.count > 256 << 10 {
             output = []   // a snapshot went out: give its memory back

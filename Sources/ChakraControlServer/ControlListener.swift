@@ -35,11 +35,10 @@ public final class ControlListener: @unchecked Sendable {
     public func close() {
         guard !closed else { return }
         closed = true
-        Glibc.close(descriptor)
-        guard let path, let made = madeInode else { return }
-        var info = stat()
-        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK, UInt(info.st_dev) == made.dev, UInt(info.st_ino) == made.ino {
-            unlink(path)
+        Descriptor.close(descriptor)
+        guard let path, let made = madeInode, let info = try? FileSystem.lstat(path) else { return }
+        if (info.st_mode & S_IFMT) == S_IFSOCK, UInt(info.st_dev) == made.dev, UInt(info.st_ino) == made.ino {
+            try? FileSystem.unlink(path)
         }
     }
 
@@ -52,28 +51,16 @@ public final class ControlListener: @unchecked Sendable {
         guard let pidText = environment["LISTEN_PID"], pid_t(pidText) == pid,
               let count = environment["LISTEN_FDS"].flatMap({ Int($0) }), count >= 1 else { return nil }
         let fd: Int32 = 3   // SD_LISTEN_FDS_START
-        func option(_ name: Int32) -> Int32? {
-            var value: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            return getsockopt(fd, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
-        }
-        guard option(SO_DOMAIN) == AF_UNIX, option(SO_TYPE) == Int32(SOCK_STREAM.rawValue), option(SO_ACCEPTCONN) == 1 else {
+        guard UnixSocket.option(fd, SO_DOMAIN) == AF_UNIX, UnixSocket.option(fd, SO_TYPE) == Int32(SOCK_STREAM.rawValue),
+              UnixSocket.option(fd, SO_ACCEPTCONN) == 1 else {
             throw ControlSocketError("socket activation: fd 3 is not a listening Unix stream socket (use ListenStream= and Accept=no in chakrad.socket)")
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return ControlListener(descriptor: fd, path: boundPath(of: fd), activated: true, madeInode: nil)
-    }
-
-    private static func boundPath(of fd: Int32) -> String? {
-        var address = sockaddr_un()
-        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
+        do {
+            try Descriptor.setNonBlockingCloseOnExec(fd)
+        } catch {
+            throw ControlSocketError("socket activation: fd 3: \(error)")
         }
-        guard ok else { return nil }
-        let path = withUnsafeBytes(of: address.sun_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return path.isEmpty ? nil : path
+        return ControlListener(descriptor: fd, path: UnixSocket.boundPath(of: fd), activated: true, madeInode: nil)
     }
 
     // MARK: binding a path
@@ -84,54 +71,49 @@ public final class ControlListener: @unchecked Sendable {
     /// path (a live socket, a regular file, a symlink) is refused, and no
     /// symlink is ever followed.
     public static func bind(path: String, mode: Int, group: String?) throws(ControlSocketError) -> ControlListener {
-        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
-        guard path.hasPrefix("/"), path.utf8.count < capacity else {
-            throw ControlSocketError("control socket '\(path)': must be an absolute path shorter than \(capacity) bytes")
+        guard path.hasPrefix("/"), path.utf8.count < UnixSocket.pathCapacity else {
+            throw ControlSocketError("control socket '\(path)': must be an absolute path shorter than \(UnixSocket.pathCapacity) bytes")
         }
         try makeParent(of: path)
         let replaced = try removeStaleSocket(at: path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw failure("socket", path) }
-        var address = Self.address(path)
+        let fd: Int32
+        do {
+            fd = try UnixSocket.make(nonBlocking: true)
+        } catch {
+            throw failure(error, path)
+        }
         // The file is created 0600 and opened up to `mode` only after it has
         // its group: no one outside the group can connect in between.
         let previous = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        do {
+            try UnixSocket.bind(fd, path: path)
+            umask(previous)
+        } catch {
+            umask(previous)
+            Descriptor.close(fd)
+            throw failure(error, path)
         }
-        umask(previous)
-        guard bound == 0 else {
-            let error = failure("bind", path)
-            Glibc.close(fd)
-            throw error
-        }
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else {
-            Glibc.close(fd)
+        guard let info = try? FileSystem.lstat(path), (info.st_mode & S_IFMT) == S_IFSOCK else {
+            Descriptor.close(fd)
             throw ControlSocketError("control socket '\(path)': not a socket after bind")
         }
         let listener = ControlListener(descriptor: fd, path: path, activated: false, madeInode: (UInt(info.st_dev), UInt(info.st_ino)))
         listener.replacedStaleSocket = replaced
         if let group {
             let gid = try groupID(group, for: path)
-            guard lchown(path, uid_t.max, gid) == 0 else { throw failure("chown to group '\(group)'", path) }
+            do { try FileSystem.changeGroup(path, to: gid) } catch { throw failure(error, path) }
         }
-        guard chmod(path, mode_t(mode)) == 0 else { throw failure("chmod \(String(mode, radix: 8))", path) }
-        guard listen(fd, 64) == 0 else { throw failure("listen", path) }
+        do {
+            try FileSystem.changeMode(path, to: mode_t(mode))
+            try UnixSocket.listen(fd, backlog: 64, path: path)
+        } catch {
+            throw failure(error, path)
+        }
         return listener
     }
 
-    static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        return address
-    }
-
-    private static func failure(_ what: String, _ path: String) -> ControlSocketError {
-        ControlSocketError("control socket '\(path)': \(what) failed: \(String(cString: strerror(errno)))")
+    private static func failure(_ error: SystemError, _ path: String) -> ControlSocketError {
+        ControlSocketError("control socket '\(path)': \(error.call) failed: \(String(cString: strerror(error.errno)))")
     }
 
     /// Makes the missing directories above `path`, 0755 each.
@@ -139,15 +121,26 @@ public final class ControlListener: @unchecked Sendable {
         var prefix = ""
         for component in path.split(separator: "/").dropLast() {
             prefix += "/" + component
-            var info = stat()
-            if stat(prefix, &info) == 0 {
-                guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            let existing: stat?
+            do {
+                existing = try FileSystem.stat(prefix)
+            } catch where error.errno == ENOENT {
+                existing = nil
+            } catch {
+                throw ControlSocketError("control socket '\(path)': cannot look at '\(prefix)': \(String(cString: strerror(error.errno)))")
+            }
+            if let existing {
+                guard (existing.st_mode & S_IFMT) == S_IFDIR else {
                     throw ControlSocketError("control socket '\(path)': '\(prefix)' is not a directory")
                 }
                 continue
             }
-            guard errno == ENOENT, mkdir(prefix, 0o755) == 0 || errno == EEXIST else {
-                throw ControlSocketError("control socket '\(path)': cannot create directory '\(prefix)': \(String(cString: strerror(errno)))")
+            do {
+                try FileSystem.makeDirectory(prefix, mode: 0o755)
+            } catch where error.errno == EEXIST {
+                continue
+            } catch {
+                throw ControlSocketError("control socket '\(path)': cannot create directory '\(prefix)': \(String(cString: strerror(error.errno)))")
             }
         }
     }
@@ -155,26 +148,41 @@ public final class ControlListener: @unchecked Sendable {
     /// A socket file no one listens on is left by a daemon that died:
     /// remove it (true). Refuse anything else.
     private static func removeStaleSocket(at path: String) throws(ControlSocketError) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            if errno == ENOENT { return false }
-            throw failure("lstat", path)
+        let info: stat
+        do {
+            info = try FileSystem.lstat(path)
+        } catch where error.errno == ENOENT {
+            return false
+        } catch {
+            throw failure(error, path)
         }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
             let kind = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a socket"
             throw ControlSocketError("control socket '\(path)': the path exists and is \(kind); not replacing it")
         }
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw failure("socket", path) }
-        defer { Glibc.close(probe) }
-        var address = Self.address(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let probe: Int32
+        do {
+            probe = try UnixSocket.make()
+        } catch {
+            throw failure(error, path)
         }
-        if connected == 0 || errno == EAGAIN {
+        defer { Descriptor.close(probe) }
+        var refused: SystemError?
+        do {
+            try UnixSocket.connect(probe, path: path)
+        } catch {
+            refused = error
+        }
+        guard let refused, refused.errno != EAGAIN else {
             throw ControlSocketError("control socket '\(path)': another process is listening there (another chakrad?)", inUse: true)
         }
-        guard errno == ECONNREFUSED, unlink(path) == 0 || errno == ENOENT else { throw failure("removing the stale socket", path) }
+        guard refused.errno == ECONNREFUSED else { throw failure(refused, path) }
+        do {
+            try FileSystem.unlink(path)
+        } catch where error.errno == ENOENT {
+        } catch {
+            throw ControlSocketError("control socket '\(path)': removing the stale socket failed: \(String(cString: strerror(error.errno)))")
+        }
         return true
     }
 

@@ -139,10 +139,10 @@ private final class ServerLoop {
                 wakeAt = min(wakeAt, expiry)
             }
             let timeout: Int32 = wakeAt.isFinite ? Int32(min(max(1, ((wakeAt - now) * 1000).rounded(.up)), 3_600_000)) : -1
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                logger.error("control: poll failed: \(String(cString: strerror(errno))); the control socket stops")
+            do {
+                try Poller.wait(&fds, milliseconds: timeout)
+            } catch {
+                logger.error("control: \(error); the control socket stops")
                 break
             }
             if fds[0].revents != 0, takeInbox() { break }
@@ -203,24 +203,22 @@ private final class ServerLoop {
 
     private func acceptConnections() {
         for _ in 0..<64 {
-            // accept4 needs _GNU_SOURCE, which Glibc's module does not set;
-            // the daemon never execs, so setting the flags after is as good.
-            let fd = accept(server.listener.descriptor, nil, nil)
-            if fd < 0 {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: return
+            let fd: Int32
+            do {
+                guard let accepted = try UnixSocket.accept(server.listener.descriptor) else { return }
+                fd = accepted
+            } catch {
+                switch error.errno {
+                case ECONNABORTED: return
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                     // Out of descriptors: the listener stays readable; look again in a second.
-                    logger.error("control: cannot accept: \(String(cString: strerror(errno))); retrying in 1 s")
+                    logger.error("control: cannot accept: \(String(cString: strerror(error.errno))); retrying in 1 s")
                     acceptPausedUntil = MonotonicClock.now() + 1
-                    return
                 default:
-                    logger.error("control: accept failed: \(String(cString: strerror(errno)))")
-                    return
+                    logger.error("control: \(error)")
                 }
+                return
             }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if clients.count >= limits.maxClients {
                 // Room from the longest-idle connection, else a refusal.
                 sweep()
@@ -247,8 +245,8 @@ private final class ServerLoop {
     /// One connection too many: told why (if it can take the line at once), then closed.
     private func refuse(_ fd: Int32) {
         let line = ControlReply.failure(id: nil, ControlError(.tooManyClients, "\(limits.maxClients) clients are connected, the most allowed ([control] max_clients)")).line
-        _ = line.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        Glibc.close(fd)
+        _ = line.withCString { try? UnixSocket.send(fd, $0, count: strlen($0)) }
+        Descriptor.close(fd)
         refusals += 1
         if refusals == 1 || refusals % 100 == 0 {
             logger.warning("control: refused a connection: \(limits.maxClients) clients connected (\(refusals) refused so far)")
@@ -256,22 +254,24 @@ private final class ServerLoop {
     }
 
     private static func peer(_ fd: Int32) -> String {
-        // struct ucred (pid, uid, gid), declared only under _GNU_SOURCE.
-        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return "peer unknown" }
+        guard let credentials = UnixSocket.peerCredentials(fd) else { return "peer unknown" }
         return "pid \(credentials.pid), uid \(credentials.uid)"
     }
 
     private func read(_ client: ClientConnection) {
-        let count = readBuffer.withUnsafeMutableBytes { recv(client.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if count > 0 {
+        let count: Int?
+        do {
+            count = try readBuffer.withUnsafeMutableBytes { raw throws in
+                try UnixSocket.receive(client.descriptor, into: raw.baseAddress!, count: raw.count)
+            }
+        } catch {
+            client.dead = true   // ECONNRESET...
+            return
+        }
+        if let count, count > 0 {
             client.framer.append(readBuffer[0..<count])
         } else if count == 0 {
             client.inputClosed = true
-        } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            client.dead = true
-            return
         }
         processLines(client)
     }
@@ -370,7 +370,7 @@ private final class ServerLoop {
     }
 
     private func close(_ client: ClientConnection, reason: String?) {
-        Glibc.close(client.descriptor)
+        Descriptor.close(client.descriptor)
         clients[client.id] = nil
         if let reason { logger.debug("control: client \(client.id) closed (\(reason))") }
     }

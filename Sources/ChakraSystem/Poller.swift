@@ -37,3 +37,16 @@ public final class Poller {
         fds[index].revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
     }
 }
+
+extension Poller {
+    /// poll(2) over `fds` as they are (a set that changes from call to
+    /// call, as the control server's clients): readiness in their
+    /// `revents`. `milliseconds` -1 waits forever; EINTR is retried.
+    @discardableResult
+    public static func wait(_ fds: inout [pollfd], milliseconds: Int32) throws(SystemError) -> Int {
+        let count = nfds_t(fds.count)
+        return try fds.withUnsafeMutableBufferPointer { buffer throws(SystemError) in
+            Int(try Syscall.check("poll") { poll(buffer.baseAddress, count, milliseconds) })
+        }
+    }
+}

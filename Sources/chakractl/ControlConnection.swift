@@ -1,4 +1,5 @@
 import ChakraControl
+import ChakraSystem
 import Glibc
 
 /// Why chakractl stops: the exit status and the message (docs/protocol.md).
@@ -23,35 +24,31 @@ final class ControlConnection {
     let path: String
     private let fd: Int32
     private var buffer: [UInt8] = []
+    /// One read's worth, reused.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var nextID = 1
     /// Replies carry a snapshot as base64: a few megabytes, not more.
     static let maxLine = 256 << 20
 
     init(path: String) throws {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Self.unreachable(path, errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
-            Glibc.close(fd)
-            throw ClientFailure(status: .unreachable, description: "cannot reach chakrad at \(path): the path is longer than \(capacity - 1) bytes")
+        guard path.utf8.count < UnixSocket.pathCapacity else {
+            throw ClientFailure(status: .unreachable, description: "cannot reach chakrad at \(path): the path is longer than \(UnixSocket.pathCapacity - 1) bytes")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        do {
+            fd = try UnixSocket.make()
+        } catch {
+            throw Self.unreachable(path, error.errno)
         }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw Self.unreachable(path, code)
+        do {
+            try UnixSocket.connect(fd, path: path)
+        } catch {
+            Descriptor.close(fd)
+            throw Self.unreachable(path, error.errno)
         }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { Descriptor.close(fd) }
 
     private static func unreachable(_ path: String, _ code: Int32) -> ClientFailure {
         let hint = switch code {
@@ -80,13 +77,16 @@ final class ControlConnection {
     }
 
     func send(_ line: String) throws {
-        var bytes = Array(line.utf8)
+        let bytes = Array(line.utf8)
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw lost("cannot send: \(String(cString: strerror(errno)))") }
-            offset += count
+            do {
+                offset += try bytes.withUnsafeBytes { raw throws in
+                    try UnixSocket.send(fd, raw.baseAddress! + offset, count: raw.count - offset, wait: true) ?? 0
+                }
+            } catch {
+                throw lost("cannot send: \(SystemError.reason(of: error))")
+            }
         }
     }
 
@@ -108,14 +108,18 @@ final class ControlConnection {
                 guard left > 0 else { throw ClientFailure(status: .unreachable, description: "no answer from chakrad at \(path) in time (--timeout)") }
                 wait = Int32(min(left * 1000, 3_600_000).rounded(.up))
             }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, wait)
-            if ready < 0, errno == EINTR { continue }
-            if ready == 0 { continue }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = recv(fd, &chunk, chunk.count, 0)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw lost(count == 0 ? "chakrad closed the connection" : String(cString: strerror(errno))) }
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            let received: Int?
+            do {
+                guard try Poller.wait(&fds, milliseconds: wait) > 0 else { continue }
+                received = try chunk.withUnsafeMutableBytes { raw throws in
+                    try UnixSocket.receive(fd, into: raw.baseAddress!, count: raw.count)
+                }
+            } catch {
+                throw lost(SystemError.reason(of: error))
+            }
+            guard let count = received else { continue }   // woken, nothing there yet
+            guard count > 0 else { throw lost("chakrad closed the connection") }
             buffer += chunk[0..<count]
         }
     }

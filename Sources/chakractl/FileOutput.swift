@@ -1,16 +1,11 @@
+import ChakraSystem
 import Glibc
 
 /// Text to a descriptor, unbuffered, every byte (EINTR and short writes
 /// retried): messages on standard error and event lines into pipes.
 func writeAll(_ text: String, to fd: Int32) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let count = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return }
-        offset += count
-    }
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { raw in _ = try? Descriptor.writeAll(fd, raw.baseAddress!, count: raw.count) }
 }
 
 /// Why a file could not be written: the path and the system's reason.
@@ -25,28 +20,30 @@ func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(FileWriteFail
     func fail(_ what: String, _ code: Int32) -> FileWriteFailure {
         FileWriteFailure(description: "cannot write \(path): \(what): \(String(cString: strerror(code)))")
     }
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw fail("create", errno) }
-    var offset = 0
-    while offset < bytes.count {
-        let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else {
-            let code = count < 0 ? errno : ENOSPC
-            close(fd)
-            unlink(temporary)
-            throw fail("write", code)
+    let fd: Int32
+    do {
+        fd = try Descriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+    } catch {
+        throw fail("create", error.errno)
+    }
+    do {
+        try bytes.withUnsafeBytes { raw throws in
+            guard let base = raw.baseAddress else { return }
+            try Descriptor.writeAll(fd, base, count: raw.count)
         }
-        offset += count
+    } catch {
+        Descriptor.close(fd)
+        try? FileSystem.unlink(temporary)
+        throw fail("write", (error as? SystemError)?.errno ?? EIO)
     }
-    guard close(fd) == 0 else {
-        let code = errno
-        unlink(temporary)
-        throw fail("close", code)
+    if let error = Descriptor.close(fd) {
+        try? FileSystem.unlink(temporary)
+        throw fail("close", error.errno)
     }
-    guard rename(temporary, path) == 0 else {
-        let code = errno
-        unlink(temporary)
-        throw fail("rename", code)
+    do {
+        try FileSystem.rename(temporary, to: path)
+    } catch {
+        try? FileSystem.unlink(temporary)
+        throw fail("rename", error.errno)
     }
 }

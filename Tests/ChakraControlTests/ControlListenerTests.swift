@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import ChakraControlServer
+import ChakraSystem
 
 /// Making the socket file: permissions, group, stale files, what is never
 /// replaced or followed.
@@ -66,9 +67,8 @@ struct ControlListenerTests {
         defer { directory.remove() }
         let path = directory.path + "/control.sock"
         // A socket file nobody listens on: a daemon that died.
-        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = ControlListener.address(path)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        let stale = try UnixSocket.make()
+        try UnixSocket.bind(stale, path: path)
         close(stale)
         #expect(info(path).map { $0.st_mode & S_IFMT } == S_IFSOCK)
         let first = try ControlListener.bind(path: path, mode: 0o660, group: nil)
