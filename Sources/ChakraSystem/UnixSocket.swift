@@ -44,7 +44,7 @@ public enum UnixSocket {
     public static func accept(_ fd: Int32) throws(SystemError) -> Int32? {
         let connection: Int32
         do {
-            connection = try Syscall.check("accept") { Glibc.accept(fd, nil, nil) }
+            connection = try Syscall.check("accept(fd \(fd))") { Glibc.accept(fd, nil, nil) }
         } catch {
             if error.errno == EAGAIN || error.errno == EWOULDBLOCK { return nil }
             throw error
@@ -63,7 +63,7 @@ public enum UnixSocket {
     public static func send(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, wait: Bool = false) throws(SystemError) -> Int? {
         let flags = Int32(MSG_NOSIGNAL) | (wait ? 0 : Int32(MSG_DONTWAIT))
         do {
-            return try Syscall.check("send") { Glibc.send(fd, bytes, count, flags) }
+            return try Syscall.check("send(fd \(fd))") { Glibc.send(fd, bytes, count, flags) }
         } catch {
             if error.errno == EAGAIN || error.errno == EWOULDBLOCK { return nil }
             throw error
@@ -74,7 +74,7 @@ public enum UnixSocket {
     /// when nothing is waiting (EAGAIN).
     public static func receive(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int? {
         do {
-            return try Syscall.check("recv") { recv(fd, buffer, count, Int32(MSG_DONTWAIT)) }
+            return try Syscall.check("recv(fd \(fd))") { recv(fd, buffer, count, Int32(MSG_DONTWAIT)) }
         } catch {
             if error.errno == EAGAIN || error.errno == EWOULDBLOCK { return nil }
             throw error
@@ -129,14 +129,14 @@ public enum Descriptor {
 
     /// Reads up to `count` bytes: the count (0 at the end).
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
-        try Syscall.check("read") { Glibc.read(fd, buffer, count) }
+        try Syscall.check("read(fd \(fd))") { Glibc.read(fd, buffer, count) }
     }
 
     /// Writes all of `count` bytes (a short write is continued).
     public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int) throws(SystemError) {
         var offset = 0
         while offset < count {
-            offset += try Syscall.check("write") { Glibc.write(fd, bytes + offset, count - offset) }
+            offset += try Syscall.check("write(fd \(fd))") { Glibc.write(fd, bytes + offset, count - offset) }
         }
     }
 
