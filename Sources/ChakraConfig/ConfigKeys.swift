@@ -5,6 +5,16 @@ public struct ConfigKey: Sendable {
     public let path: String
     let read: @Sendable (inout ChakraConfig, ConfigValue) throws(ConfigProblem) -> Void
     let write: @Sendable (ChakraConfig) -> ConfigValue
+    /// A reload applies it at once; false: only a restart does (the output,
+    /// the VT, the input devices, the socket: what the daemon opens once).
+    public private(set) var liveReload = true
+
+    /// The same key, applied only by a restart.
+    func restartOnly() -> ConfigKey {
+        var key = self
+        key.liveReload = false
+        return key
+    }
 
     public var section: String? { path.contains("." as Character) ? String(path.split(separator: ".")[0]) : nil }
     public var name: String { String(path.split(separator: ".").last!) }
@@ -22,22 +32,14 @@ public enum ConfigKeys {
 
     public static func key(_ path: String) -> ConfigKey? { all.first { $0.path == path } }
 
-    /// Keys that only a restart applies (the output, the VT, the input
-    /// device, the socket); everything else a reload applies at once.
-    public static let needRestart: Set<String> = [
-        "display.output", "display.device", "display.connector", "display.mode", "display.vt", "display.backlight",
-        "input.device", "input.rotation", "input.calibration", "input.grab", "input.haptics",
-        "control.socket", "control.mode", "control.group",
-    ]
-
     static let display: [ConfigKey] = [
-        choice("display.output", \.display.output),
-        optionalString("display.device", \.display.device, check: absolutePath),
-        optionalString("display.connector", \.display.connector),
+        choice("display.output", \.display.output).restartOnly(),
+        optionalString("display.device", \.display.device, check: absolutePath).restartOnly(),
+        optionalString("display.connector", \.display.connector).restartOnly(),
         ConfigKey(path: "display.mode", read: { config, value throws(ConfigProblem) in
             let text = try string(value)
             config.display.mode = text.isEmpty ? nil : try DisplayModeSetting.parse(text).get()
-        }, write: { .string($0.display.mode?.description ?? "") }),
+        }, write: { .string($0.display.mode?.description ?? "") }).restartOnly(),
         int("display.rotation", \.display.rotation, allowed: [0, 90, 180, 270]),
         ConfigKey(path: "display.fps", read: { config, value throws(ConfigProblem) in
             let fps = try number(value, in: 0...1000)
@@ -58,7 +60,7 @@ public enum ConfigKeys {
         }, write: {
             if case .number(let n) = $0.display.vt { return .int(n) }
             return .string($0.display.vt.description)
-        }),
+        }).restartOnly(),
         ConfigKey(path: "display.backlight", read: { config, value throws(ConfigProblem) in
             let name = try string(value)
             guard !name.contains("/" as Character), name != "..", name != "." else {
@@ -71,18 +73,18 @@ public enum ConfigKeys {
             case .disabled: .string("none")
             case .named(let name): .string(name)
             }
-        }),
+        }).restartOnly(),
     ]
 
     static let input: [ConfigKey] = [
-        optionalString("input.device", \.input.device, check: devicePathOrName),
+        optionalString("input.device", \.input.device, check: devicePathOrName).restartOnly(),
         ConfigKey(path: "input.rotation", read: { config, value throws(ConfigProblem) in
             switch value {
             case .string("display"): config.input.rotation = nil
             case .int(let degrees) where [0, 90, 180, 270].contains(degrees): config.input.rotation = degrees
             default: throw ConfigProblem("must be \"display\" (follow the display) or 0, 90, 180, 270 (got \(value))")
             }
-        }, write: { $0.input.rotation.map { .int($0) } ?? .string("display") }),
+        }, write: { $0.input.rotation.map { .int($0) } ?? .string("display") }).restartOnly(),
         ConfigKey(path: "input.calibration", read: { config, value throws(ConfigProblem) in
             let wrong = ConfigProblem("must be an array of 6 numbers, as libinput's calibration matrix (got \(value))")
             guard case .array(let items) = value, items.count == 6 else { throw wrong }
@@ -92,8 +94,8 @@ public enum ConfigKeys {
                 matrix.append(n)
             }
             config.input.calibration = matrix
-        }, write: { .array($0.input.calibration.map { .double($0) }) }),
-        bool("input.grab", \.input.grab),
+        }, write: { .array($0.input.calibration.map { .double($0) }) }).restartOnly(),
+        bool("input.grab", \.input.grab).restartOnly(),
         ConfigKey(path: "input.haptics", read: { config, value throws(ConfigProblem) in
             let text = try string(value)
             if !text.isEmpty, text != "none", let problem = devicePathOrName(text) { throw ConfigProblem(problem + " (got \(value))") }
@@ -104,7 +106,7 @@ public enum ConfigKeys {
             case .disabled: .string("none")
             case .device(let device): .string(device)
             }
-        }),
+        }).restartOnly(),
     ]
 
     static let render: [ConfigKey] = [
@@ -177,7 +179,7 @@ public enum ConfigKeys {
             let path = try string(value)
             if let problem = SocketPath.problem(path) { throw ConfigProblem(problem) }
             config.control.socket = path.isEmpty ? nil : path
-        }, write: { .string($0.control.socket ?? "") }),
+        }, write: { .string($0.control.socket ?? "") }).restartOnly(),
         ConfigKey(path: "control.mode", read: { config, value throws(ConfigProblem) in
             let wrong = ConfigProblem("must be permission bits in octal, as \"0660\" or 0o660 (got \(value))")
             switch value {
@@ -187,8 +189,8 @@ public enum ConfigKeys {
                 config.control.mode = bits
             default: throw wrong
             }
-        }, write: { .string("0" + String($0.control.mode, radix: 8)) }),
-        optionalString("control.group", \.control.group),
+        }, write: { .string("0" + String($0.control.mode, radix: 8)) }).restartOnly(),
+        optionalString("control.group", \.control.group).restartOnly(),
         int("control.max_clients", \.control.maxClients, in: 1...1024),
         int("control.max_line", \.control.maxLine, in: 256...1_048_576),
         double("control.idle_timeout", \.control.idleTimeout, in: 1...86_400),

@@ -135,7 +135,7 @@ public struct DaemonConfiguration: Sendable {
         applyLive(next)
         return ReloadReport(
             changed: changed,
-            restartNeeded: changed.filter { ConfigKeys.needRestart.contains($0) && !decidedByCommandLine.contains($0) },
+            restartNeeded: changed.filter { ConfigKeys.key($0)?.liveReload == false && !decidedByCommandLine.contains($0) },
             ignored: changed.filter { decidedByCommandLine.contains($0) }
         )
     }

@@ -286,7 +286,11 @@ struct ConfigParserTests {
         new.control.socket = "/tmp/x.sock"
         let changed = new.changedKeys(from: old)
         #expect(changed == ["display.output", "display.fps", "control.socket", "control.max_clients"])
-        #expect(changed.filter(ConfigKeys.needRestart.contains) == ["display.output", "control.socket"])
-        #expect(ConfigKeys.needRestart.allSatisfy { ConfigKeys.key($0) != nil })
+        #expect(changed.filter { ConfigKeys.key($0)?.liveReload == false } == ["display.output", "control.socket"])
+        #expect(ConfigKeys.all.filter { !$0.liveReload }.map(\.path) == [
+            "display.output", "display.device", "display.connector", "display.mode", "display.vt", "display.backlight",
+            "input.device", "input.rotation", "input.calibration", "input.grab", "input.haptics",
+            "control.socket", "control.mode", "control.group",
+        ])
     }
 }
