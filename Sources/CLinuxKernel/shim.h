@@ -1,7 +1,7 @@
 // Kernel interfaces Glibc's Swift module does not bring in: the legacy
 // framebuffer (linux/fb.h), the console (linux/kd.h, linux/vt.h), signalfd,
-// eventfd and kobject uevents. Header-only: nothing to link. Only
-// ChakraDisplay imports this module.
+// eventfd and kobject uevents. Header-only: nothing to link. Imported by
+// ChakraSystem (signalfd, eventfd, thread names) and ChakraDisplay.
 #ifndef CHAKRA_CLINUXKERNEL_SHIM_H
 #define CHAKRA_CLINUXKERNEL_SHIM_H
 #include <errno.h>
