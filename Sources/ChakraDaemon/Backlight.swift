@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraSystem
 import FoundationEssentials
 import Glibc
 
@@ -47,11 +48,19 @@ public final class Backlight {
 
     public func set(percent: Int) throws(BacklightError) {
         let text = "\(BrightnessScale.raw(percent: percent, max: maxBrightness))\n"
-        let fd = Glibc.open(brightnessPath, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw BacklightError("cannot open \(brightnessPath): \(String(cString: strerror(errno)))") }
-        defer { Glibc.close(fd) }
-        let written = text.withCString { Glibc.write(fd, $0, strlen($0)) }
-        guard written == text.utf8.count else { throw BacklightError("cannot write \(brightnessPath): \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        do {
+            fd = try Descriptor.open(brightnessPath, O_WRONLY | O_TRUNC | O_NOFOLLOW)
+        } catch {
+            throw BacklightError("cannot open \(brightnessPath): \(error.reason)")
+        }
+        defer { Descriptor.close(fd) }
+        let bytes = Array(text.utf8)
+        do {
+            try Descriptor.writeAll(fd, bytes, count: bytes.count)
+        } catch {
+            throw BacklightError("cannot write \(brightnessPath): \(error.reason)")
+        }
     }
 
     private static func readInt(_ path: String) -> Int? {

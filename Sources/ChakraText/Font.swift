@@ -1,4 +1,5 @@
 import CFreeType
+import ChakraSystem
 import Glibc
 
 /// Why a font could not be used: the call that failed and its error code
@@ -106,12 +107,16 @@ public final class Font: @unchecked Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         var filled = 0
         while filled < size {
-            let count = Glibc.read(fd, buffer.baseAddress! + filled, size - filled)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = count == 0 ? "the file got shorter while it was read" : String(cString: strerror(errno))
+            let count: Int
+            do {
+                count = try Descriptor.read(fd, into: buffer.baseAddress! + filled, count: size - filled)
+            } catch {
                 buffer.deallocate()
-                throw FontError(call: "read", code: count == 0 ? 0 : errno, path: path, reason: reason)
+                throw FontError(call: "read", code: error.errno, path: path, reason: error.reason)
+            }
+            guard count > 0 else {
+                buffer.deallocate()
+                throw FontError(call: "read", code: 0, path: path, reason: "the file got shorter while it was read")
             }
             filled += count
         }

@@ -143,14 +143,7 @@ struct InputCommand: ParsableCommand {
     /// (StreamLogHandler flushes each) must stay in order.
     private func say(_ line: String) {
         var text = line + "\n"
-        text.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = write(1, bytes.baseAddress! + done, bytes.count - done)
-                if n <= 0 { if errno == EINTR { continue }; return }
-                done += n
-            }
-        }
+        text.withUTF8 { bytes in _ = try? Descriptor.writeAll(1, bytes.baseAddress!, count: bytes.count) }
     }
 
     private func playRumble(_ name: RumbleName, logger: Logger) throws {

@@ -52,7 +52,7 @@ public final class VirtualTerminal {
                 try Syscall.check("VT_ACTIVATE", { CLinux_ioctl_value(fd, UInt(VT_ACTIVATE), UInt(number)) })
                 try Syscall.check("VT_WAITACTIVE", { CLinux_ioctl_value(fd, UInt(VT_WAITACTIVE), UInt(number)) })
             } catch {
-                Glibc.close(fd)
+                Descriptor.close(fd)
                 throw error
             }
         }
@@ -60,7 +60,7 @@ public final class VirtualTerminal {
 
     deinit {
         restore()
-        Glibc.close(fd)
+        Descriptor.close(fd)
     }
 
     /// True when this VT is the one on screen.

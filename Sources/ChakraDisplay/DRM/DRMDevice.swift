@@ -14,7 +14,7 @@ public final class DRMDevice {
         fd = try Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC) })
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { Descriptor.close(fd) }
 
     /// DRM_CAP_* value, or nil when the kernel does not know the capability.
     public func capability(_ capability: Int32) -> UInt64? {

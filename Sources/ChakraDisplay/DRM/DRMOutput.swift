@@ -268,8 +268,8 @@ public final class DRMOutput: DisplayOutput {
     /// A flip in flight would make the restoring SetCrtc fail with EBUSY.
     private func waitForPendingFlip() {
         guard flipPendingSince != nil else { return }
-        var descriptor = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, 200) > 0 { _ = events.dispatch(fd: device.fd) }
+        var descriptors = [pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)]
+        if ((try? Poller.wait(&descriptors, milliseconds: 200)) ?? 0) > 0 { _ = events.dispatch(fd: device.fd) }
         flipPendingSince = nil
     }
 }

@@ -56,7 +56,7 @@ public final class FBDevOutput: DisplayOutput {
             // failure (vfb switches to 16 bpp but with red in the low bits):
             // leave the device as it was found, as close() does.
             if let found { Self.putBack(found, fd: fd, logger: logger) }
-            Glibc.close(fd)
+            Descriptor.close(fd)
             throw error
         }
         // The page on screen now (a framebuffer may start panned to its
@@ -227,7 +227,7 @@ public final class FBDevOutput: DisplayOutput {
         if active { memset(memory, 0, memoryLength) }   // not another VT's picture
         Self.putBack(original, fd: fd, logger: logger)
         munmap(memory, memoryLength)
-        Glibc.close(fd)
+        Descriptor.close(fd)
     }
 
     /// The var-screeninfo the daemon found (depth, virtual height, panning).

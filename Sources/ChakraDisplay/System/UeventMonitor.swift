@@ -22,20 +22,22 @@ public final class UeventMonitor {
         var address = sockaddr_nl()
         address.nl_family = sa_family_t(AF_NETLINK)
         address.nl_groups = 1
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
-        }
-        guard bound == 0 else {
-            let code = errno
-            close(fd)
-            throw SystemError(call: "bind(NETLINK_KOBJECT_UEVENT)", errno: code)
+        do {
+            try Syscall.check("bind(NETLINK_KOBJECT_UEVENT)") {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size)) }
+                }
+            }
+        } catch {
+            Descriptor.close(fd)
+            throw error
         }
         descriptor = fd
         buffer = .allocate(byteCount: 8192, alignment: 8)
     }
 
     deinit {
-        close(descriptor)
+        Descriptor.close(descriptor)
         buffer.deallocate()
     }
 
@@ -43,8 +45,9 @@ public final class UeventMonitor {
     public func drainHotplug() -> Bool {
         var hotplug = false
         while true {
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
-            guard count > 0 else { return hotplug }
+            guard let count = try? UnixSocket.receive(descriptor, into: buffer.baseAddress!, count: buffer.count) ?? 0, count > 0 else {
+                return hotplug
+            }
             if let event = Uevent(datagram: UnsafeRawBufferPointer(rebasing: buffer[0..<count])), event.isDRMHotplug {
                 hotplug = true
             }

@@ -38,7 +38,7 @@ final class DirectoryWatch {
     }
 
     deinit {
-        close(descriptor)
+        Descriptor.close(descriptor)
         buffer.deallocate()
     }
 
@@ -48,15 +48,17 @@ final class DirectoryWatch {
     /// Watches the directory, or, while it does not exist, its parent.
     @discardableResult
     private func watchDirectory() -> Bool {
-        watch = inotify_add_watch(descriptor, directory, Self.nodeMask | UInt32(IN_ONLYDIR))
+        watch = (try? Syscall.check("inotify_add_watch(\(directory))") { inotify_add_watch(descriptor, directory, Self.nodeMask | UInt32(IN_ONLYDIR)) }) ?? -1
         if watch >= 0 {
-            if parentWatch >= 0 { inotify_rm_watch(descriptor, parentWatch) }
+            if parentWatch >= 0 { _ = try? Syscall.check("inotify_rm_watch") { inotify_rm_watch(descriptor, parentWatch) } }
             parentWatch = -1
             return true
         }
         if parentWatch < 0 {
             let parent = directory.split(separator: "/").dropLast().joined(separator: "/")
-            parentWatch = inotify_add_watch(descriptor, "/" + parent, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+            parentWatch = (try? Syscall.check("inotify_add_watch(/\(parent))") {
+                inotify_add_watch(descriptor, "/" + parent, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR))
+            }) ?? -1
         }
         return false
     }
@@ -64,8 +66,8 @@ final class DirectoryWatch {
     /// Reads every queued event; calls `handle` with what changed.
     func drain(_ handle: (Change) -> Void) {
         while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            guard count > 0 else { return }
+            // EAGAIN: all read (the descriptor is non-blocking).
+            guard let count = try? Descriptor.read(descriptor, into: buffer.baseAddress!, count: buffer.count), count > 0 else { return }
             InotifyRecords.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { record in
                 self.handle(record, handle)
             }

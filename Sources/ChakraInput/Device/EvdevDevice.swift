@@ -21,13 +21,13 @@ final class EvdevDevice {
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             let code = errno
-            close(fd)
+            Descriptor.close(fd)
             throw SystemError(call: "fstat(\(path))", errno: code)
         }
         var handle: OpaquePointer?
         let result = libevdev_new_from_fd(fd, &handle)
         guard result == 0, let handle else {
-            close(fd)
+            Descriptor.close(fd)
             throw SystemError(call: "libevdev_new_from_fd(\(path))", errno: result < 0 ? -result : EINVAL)
         }
         (self.path, self.fd, self.handle, self.deviceNumber) = (path, fd, handle, UInt64(status.st_rdev))
@@ -35,7 +35,7 @@ final class EvdevDevice {
 
     deinit {
         libevdev_free(handle)
-        close(fd)
+        Descriptor.close(fd)
     }
 
     var name: String { libevdev_get_name(handle).map { String(cString: $0) } ?? "" }

@@ -117,14 +117,14 @@ public final class Haptics {
         event.type = EventCode.EV_FF
         event.code = UInt16(effect)
         event.value = 1  // play once
-        let written = write(device.fd, &event, MemoryLayout<input_event>.size)
-        guard written < 0 else { return }
-        let code = errno
-        if code == ENODEV {
+        do {
+            try Syscall.check("write(EV_FF)") { write(device.fd, &event, MemoryLayout<input_event>.size) }
+        } catch where error.errno == ENODEV {
             drop(because: "ENODEV")
-        } else if !reportedFailure {
+        } catch {
+            guard !reportedFailure else { return }
             reportedFailure = true
-            logger.warning("haptics: \(SystemError(call: "write(EV_FF)", errno: code)) (reported once)")
+            logger.warning("haptics: \(error) (reported once)")
         }
     }
 }

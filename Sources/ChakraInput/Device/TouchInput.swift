@@ -97,7 +97,7 @@ public final class TouchInput {
 
     deinit {
         open.removeAll()
-        close(descriptor)
+        Descriptor.close(descriptor)
         ready.deallocate()
     }
 
@@ -105,8 +105,8 @@ public final class TouchInput {
     /// each touch change, in order. Never blocks.
     public func handleReadable(_ emit: (TouchContactEvent) -> Void) {
         while true {
-            let count = epoll_wait(descriptor, ready, Int32(Self.readyCapacity), 0)
-            guard count > 0 else { return }
+            guard let count = try? Syscall.check("epoll_wait", { epoll_wait(descriptor, ready, Int32(Self.readyCapacity), 0) }),
+                  count > 0 else { return }
             for index in 0..<Int(count) {
                 let fd = ready[index].data.fd
                 if let watch, fd == watch.descriptor {
@@ -290,7 +290,7 @@ public final class TouchInput {
 
     private func remove(_ device: TouchDevice, because reason: String, _ emit: (TouchContactEvent) -> Void) {
         device.cancelAll(isAway ? { _ in } : emit)
-        epoll_ctl(descriptor, EPOLL_CTL_DEL, device.device.fd, nil)
+        _ = try? Syscall.check("epoll_ctl(DEL)") { epoll_ctl(descriptor, EPOLL_CTL_DEL, device.device.fd, nil) }
         open.removeAll { $0 === device }
         generation += 1
         logger.info("input: removed \(device.info.path) \"\(device.info.name)\": \(reason)")
@@ -305,8 +305,10 @@ public final class TouchInput {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.fd = fd
-        if epoll_ctl(descriptor, EPOLL_CTL_ADD, fd, &event) != 0 {
-            logger.error("input: \(SystemError(call: "epoll_ctl(ADD)", errno: errno))")
+        do {
+            try Syscall.check("epoll_ctl(ADD)") { epoll_ctl(descriptor, EPOLL_CTL_ADD, fd, &event) }
+        } catch {
+            logger.error("input: \(error)")
         }
     }
 }
