@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "ChakraText",
             dependencies: [
-                "CFreeType", "ChakraRaster", "ChakraConfig",
+                "CFreeType", "ChakraSystem", "ChakraRaster", "ChakraConfig",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: hotPath

@@ -93,9 +93,13 @@ public final class Font: @unchecked Sendable {
 
     /// The file's bytes, read with read(2) into a buffer the face owns.
     private static func read(_ path: String) throws(FontError) -> UnsafeMutableRawBufferPointer {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FontError(call: "open", code: errno, path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let fd: Int32
+        do {
+            fd = try Descriptor.open(path, O_RDONLY)
+        } catch {
+            throw FontError(call: "open", code: error.errno, path: path, reason: error.reason)
+        }
+        defer { Descriptor.close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw FontError(call: "open", code: 0, path: path, reason: "not a regular file")
