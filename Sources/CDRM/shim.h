@@ -1,5 +1,5 @@
 // libdrm (xf86drm.h, xf86drmMode.h) and the fourcc codes. Only
-// ChakraDisplay imports this module (the OS boundary, STYLE.md).
+// ChakraDisplay imports this module (the OS boundary, docs/architecture.md).
 #ifndef CHAKRA_CDRM_SHIM_H
 #define CHAKRA_CDRM_SHIM_H
 #include <stdint.h>

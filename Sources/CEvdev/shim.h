@@ -1,5 +1,5 @@
 // libevdev, and the few evdev and epoll interfaces it does not wrap. Only
-// ChakraInput imports this module (the OS boundary, STYLE.md).
+// ChakraInput imports this module (the OS boundary, docs/architecture.md).
 #ifndef CHAKRA_CEVDEV_SHIM_H
 #define CHAKRA_CEVDEV_SHIM_H
 #include <errno.h>

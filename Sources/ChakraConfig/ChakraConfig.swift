@@ -1,7 +1,7 @@
 import ChakraControl
 
 /// Everything /etc/chakra/chakra.toml can say, with the defaults that apply
-/// when it says nothing (SPEC §6). Built from the file in one place
+/// when it says nothing (docs/configuration.md). Built from the file in one place
 /// (`ConfigKeys`, which lists every key), overridden by the command line
 /// (`ConfigOverrides`), and handed to the daemon whole. A value type: a
 /// reload builds a new one and the old one stays until it is valid.
@@ -13,7 +13,8 @@ public struct ChakraConfig: Sendable, Equatable {
     public var input = Input()
     public var render = Render()
     public var scene = Scene()
-    /// Non-essential motion stops; every scene shows a still frame (SPEC §4).
+    /// Non-essential motion stops; every scene shows a still frame
+    /// (docs/design.md, Reduce motion).
     public var reduceMotion = false
     public var lowPower = LowPower()
     public var spiral = Spiral()
@@ -74,7 +75,8 @@ public struct ChakraConfig: Sendable, Equatable {
 
     public struct LowPower: Sendable, Equatable {
         public var enabled = false
-        /// The frame-rate cap while low power is on (SPEC §4: default 20).
+        /// The frame-rate cap while low power is on (docs/design.md, Low
+        /// power: default 20).
         public var fps = 20.0
         /// Percent of the normal brightness once dimmed.
         public var dimLevel = 30
@@ -84,9 +86,9 @@ public struct ChakraConfig: Sendable, Equatable {
         public init() {}
     }
 
-    /// The spiral exercise's SpiralVisualConfig and SpiralActionConfig
-    /// (seeds/spiral-breathing.md), in design points for lengths. The seed
-    /// gives the hold timings (72, 6, 4, 8 s); the other defaults are ours.
+    /// The spiral exercise's visual and action settings (docs/design.md,
+    /// The spiral), in design points for lengths. The design gives the hold
+    /// timings (72, 6, 4, 8 s); the other defaults are ours.
     public struct Spiral: Sendable, Equatable {
         // SpiralVisualConfig
         public var headSize = 28.0
@@ -102,7 +104,7 @@ public struct ChakraConfig: Sendable, Equatable {
         public var holdCycleDownDuration = 8.0
         public var hapticFeedbackDistance = 12.0
         public var hapticBeatInterval = 0.25
-        // SPEC §2
+        // The exercise's rules (docs/design.md, The spiral).
         /// The part of the path's length traced while inhaling.
         public var inhaleFraction = 0.5
         /// Strict proximity: progress only while the finger is this close to the head.

@@ -8,7 +8,7 @@ import ChakraMotion
 /// with the asked duration as the response. The spring overshoots by about
 /// 1.5%; the amount is clamped to [0, 1], so the picture never passes the
 /// new scene. With reduce motion it is a plain linear fade of 0.3 s instead
-/// (seeds/motion-design-system.md: no spring motion under reduce motion).
+/// (docs/design.md, Reduce motion: no spring motion).
 ///
 /// A switch back to the scene being left continues from where the fade is,
 /// velocity kept (`swapped`).

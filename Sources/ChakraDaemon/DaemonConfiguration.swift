@@ -19,7 +19,7 @@ public struct DaemonConfiguration: Sendable {
     public var scene = "heart"
     /// Frame-rate cap; nil: the display's refresh (60 with no display).
     public var fps: Double?
-    /// The cap in low-power mode (SPEC §4: configurable, default 20).
+    /// The cap in low-power mode (docs/design.md, Low power: default 20).
     public var lowPowerFPS = 20.0
     public var settings = RenderSettings()
     /// Render threads (the scene's worker pool).

@@ -2,7 +2,8 @@ import ChakraRaster
 import Logging
 
 /// Opens the output the user asked for; `auto` tries DRM, fbdev, then
-/// headless and logs why each earlier one was passed over (SPEC §3).
+/// headless and logs why each earlier one was passed over (docs/design.md,
+/// Display).
 public enum OutputFactory {
     public static func open(_ requested: OutputKind, options: OutputOptions, logger: Logger) throws -> DisplayOutput {
         var kind = requested

@@ -44,8 +44,8 @@ public enum PixelFormat: String, Sendable, CaseIterable {
 }
 
 /// How a frame is turned to fit the panel: the scene's rows are drawn
-/// clockwise by this many degrees into the memory (SPEC §3: rotation is done
-/// once, in the final conversion pass).
+/// clockwise by this many degrees into the memory (docs/design.md, Display:
+/// rotation is done once, in the final conversion pass).
 public enum Rotation: Int, Sendable, CaseIterable {
     case none = 0, clockwise90 = 90, upsideDown = 180, clockwise270 = 270
 

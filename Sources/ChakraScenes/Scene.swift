@@ -3,9 +3,9 @@ import ChakraRaster
 /// How a scene should render: the user's accessibility and power settings.
 public struct RenderSettings: Sendable, Equatable {
     /// Non-essential motion stops; the scene shows a still, composed frame
-    /// (seeds/motion-design-system.md, SPEC §4).
+    /// (docs/design.md, Reduce motion).
     public var reduceMotion: Bool
-    /// Fewer effects, coarser blurred layers (SPEC §4).
+    /// Fewer effects, coarser blurred layers (docs/design.md, Low power).
     public var lowPower: Bool
 
     public init(reduceMotion: Bool = false, lowPower: Bool = false) {
@@ -45,7 +45,7 @@ extension Scene {
     }
 }
 
-/// Where the 390×844 design lands on a W×H screen (SPEC §1): focal elements
+/// Where the 390×844 design lands on a W×H screen (docs/design.md, Layout): focal elements
 /// scale with u = min(W, H)/390 around the screen centre; full-screen
 /// layers use fractions of the real screen.
 public struct DesignLayout: Sendable, Equatable {

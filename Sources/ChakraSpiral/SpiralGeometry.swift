@@ -20,7 +20,7 @@ public struct SpiralMatch: Sendable, Equatable {
 /// The Archimedean spiral r = startRadius + spacing·θ/2π for θ in
 /// [0, 2π·rotations], in design px scaled by u and centred on the screen,
 /// sampled into a polyline with its cumulative lengths
-/// (seeds/spiral-breathing.md: progress by physical length, never by
+/// (docs/design.md, The spiral: progress by physical length, never by
 /// point index, since the points crowd together near the centre).
 ///
 /// The spiral starts above the centre and winds clockwise outwards: the

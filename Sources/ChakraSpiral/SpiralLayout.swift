@@ -3,8 +3,8 @@ import ChakraRaster
 import ChakraScenes
 
 /// Where the exercise's parts go on a W×H screen (docs/spiral-params.json,
-/// "layout"). The spiral is centred and scaled by u = min(W, H)/390 (SPEC
-/// §1). On portrait-like screens the texts stack above and below it; where
+/// "layout"). The spiral is centred and scaled by u = min(W, H)/390
+/// (docs/design.md, Layout). On portrait-like screens the texts stack above and below it; where
 /// the screen is too short for that but has room beside the spiral, they
 /// go in columns left and right of it; where neither fits, the whole stack
 /// is scaled down by k to fit the height.

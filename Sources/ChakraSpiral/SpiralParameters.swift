@@ -80,7 +80,7 @@ public enum SpiralParameters {
         /// Blur relative to each particle's radius.
         public static let blurFraction = 0.3
         public static let colors: [Color] = [(0xf6, 0xb1, 0x7a), (0xee, 0x8c, 0x7c), (0xc9, 0x7a, 0xa8), (0xfa, 0xd0, 0x89), (0xf4, 0xa7, 0xb9)]
-        /// howruBouncy (seeds/motion-design-system.md).
+        /// howruBouncy (docs/design.md, Motion).
         public static let springResponse = 0.4, springDampingFraction = 0.6
         public static let drift = 24.0
         public static let duration = 1.8

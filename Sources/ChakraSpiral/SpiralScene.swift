@@ -5,8 +5,8 @@ import ChakraScenes
 import ChakraText
 import Glibc
 
-/// The spiral-breathing exercise on screen (seeds/spiral-breathing.md, SPEC
-/// §2; chosen values in docs/spiral-params.json): the calm scene's warm
+/// The spiral-breathing exercise on screen (docs/design.md, The spiral;
+/// chosen values in docs/spiral-params.json): the calm scene's warm
 /// background, the dimmed track, the travelled part in a gradient, the
 /// glowing head orb, the pulsing "touch here" orb in Idle, the hold's
 /// pulse, progress bar with shimmer and countdown, the guidance texts, and

@@ -4,7 +4,7 @@ import ChakraRaster
 import ChakraScenes
 import Glibc
 
-/// The exercise's states (seeds/spiral-breathing.md, SPEC §2).
+/// The exercise's states (docs/design.md, The spiral).
 public enum SpiralState: String, Sendable, CaseIterable {
     case idle, inhale, hold, exhale, completed
 }
@@ -187,7 +187,7 @@ public final class SpiralSession: @unchecked Sendable {
         }
     }
 
-    /// The keyframes' peak (seeds/spiral-breathing.md: scale 1 → 3 → 3 → 1).
+    /// The keyframes' peak (docs/design.md, The spiral: scale 1 → 3 → 3 → 1).
     public static let pulseMaximum = 3.0
 
     /// The next time `advance(to:)` will change something by itself (the

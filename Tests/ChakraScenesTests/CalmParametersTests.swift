@@ -4,7 +4,7 @@ import Testing
 
 /// CalmParameters.swift transcribes docs/calm-params.json, the scene's
 /// written-down choices; every value is checked against the file, and the
-/// choices against the ranges seeds/motion-design-system.md allows.
+/// choices against the ranges the motion design system allows (docs/design.md).
 @Suite("Calm parameters match docs/calm-params.json")
 struct CalmParametersTests {
     typealias P = CalmParameters

@@ -84,7 +84,7 @@ struct SpiralParametersTests {
         #expect(numbers(c["radius_px"]) == [P.Celebration.radius.lowerBound, P.Celebration.radius.upperBound])
         #expect(number(c["blur_fraction"]) == P.Celebration.blurFraction)
         #expect([number(c["drift_px"]), number(c["duration_s"])] == [P.Celebration.drift, P.Celebration.duration])
-        // howruBouncy from seeds/motion-design-system.md.
+        // howruBouncy (docs/design.md, Motion).
         #expect(P.Celebration.springResponse == 0.4 && P.Celebration.springDampingFraction == 0.6)
         #expect((c["spring"] as? String)?.contains("response 0.4 s, damping fraction 0.6") == true)
     }

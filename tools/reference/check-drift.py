@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent checks of the drift reference (tools/reference/drift.html and its PNGs).
 
-Everything here is computed from /work/shared/drift-params.json (or ../shared/ beside the
-repo) alone; none of it comes from the Swift sources.
+Everything here is computed from drift-params.json (Tests/ChakraScenesTests/Resources)
+alone; none of it comes from the Swift sources.
 
   1. geometry  The page is loaded frozen at each T inside an iframe of exactly W x H, and its
                probe (getBoundingClientRect, computed transform and opacity) is read with
@@ -27,12 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RES = os.path.join(ROOT, 'Tests', 'ChakraScenesTests', 'Resources')
 TIMES = ['0.0', '1.3', '2.6', '5.0', '7.75', '16.2']
-for cand in ('/work/shared/drift-params.json', os.path.join(ROOT, '..', 'shared', 'drift-params.json')):
-    if os.path.exists(cand):
-        P = json.load(open(cand))
-        break
-else:
-    sys.exit('drift-params.json not found')
+P = json.load(open(os.path.join(RES, 'drift-params.json')))
 
 
 # ---------------------------------------------------------------- timing (conventions.*)

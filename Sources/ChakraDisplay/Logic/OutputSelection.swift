@@ -1,5 +1,6 @@
 /// Which output backend to use. `auto` tries DRM, then fbdev, then headless
-/// (SPEC §3), and the log says why each earlier one was passed over.
+/// (docs/design.md, Display), and the log says why each earlier one was
+/// passed over.
 public enum OutputKind: String, CaseIterable, Sendable {
     case auto, drm, fbdev, headless
 

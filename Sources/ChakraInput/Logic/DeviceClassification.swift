@@ -36,7 +36,7 @@ public enum DeviceClassification: Sendable, Equatable {
     }
 
     /// A touchscreen is INPUT_PROP_DIRECT with ABS_MT_POSITION_X/Y, or has
-    /// ABS_X/ABS_Y with BTN_TOUCH (SPEC §7), as udev's input_id builtin
+    /// ABS_X/ABS_Y with BTN_TOUCH (docs/design.md, Touch), as udev's input_id builtin
     /// decides ID_INPUT_TOUCHSCREEN: multitouch axes without
     /// INPUT_PROP_DIRECT, or a finger tool without it, are a touchpad; a pen
     /// without INPUT_PROP_DIRECT is a graphics tablet; absolute axes without

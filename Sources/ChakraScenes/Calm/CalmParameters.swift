@@ -1,6 +1,6 @@
 // Every number of the calm scene, transcribed from docs/calm-params.json
 // (schema_version 1), where each value chosen for this scene is written
-// down with its reason; seeds/motion-design-system.md gives the tokens
+// down with its reason; the motion system gives the tokens (docs/design.md)
 // (ambient 1.5-3 s linear, breathing ±1.5 px over 2.5-3.5 s). Lengths in
 // design px (× u on screen), centres as fractions of the screen, times in
 // seconds. `CalmParametersTests` checks this file against the JSON.
@@ -53,7 +53,7 @@ public enum CalmParameters {
     ]
 
     /// The ambient token's range for blob legs, and the breathing float's
-    /// ranges (seeds/motion-design-system.md).
+    /// ranges (docs/design.md, Motion).
     public static let ambientDurations = 1.5...3.0
     public static let breatheOffsets = -1.5...1.5
     public static let breatheDurations = 2.5...3.5

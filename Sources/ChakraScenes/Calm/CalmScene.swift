@@ -1,7 +1,7 @@
 import ChakraRaster
 
 /// The warm ambient background of the HowRU motion system
-/// (seeds/motion-design-system.md, values in docs/calm-params.json): four
+/// (docs/design.md, Motion; values in docs/calm-params.json): four
 /// soft warm blobs drifting slowly in straight, linear legs (the ambient
 /// token) over a warm diagonal gradient, each with the subtle breathing
 /// float.

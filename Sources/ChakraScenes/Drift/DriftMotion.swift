@@ -82,7 +82,7 @@ public struct DriftMotion: Sendable {
         }
     }
 
-    /// The reduce-motion frame (SPEC §4, seeds/motion-design-system.md):
+    /// The reduce-motion frame (docs/design.md, Reduce motion):
     /// the page with its decorative animations switched off, as CSS shows
     /// it under `animation: none` — each float at its anchor with its static
     /// opacity (the value the document gives for exactly that case), each

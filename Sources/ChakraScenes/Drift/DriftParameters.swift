@@ -1,6 +1,6 @@
 // Every number of the drift scene, transcribed from drift-params.json
-// (schema_version 1), which pins what seeds/login-background.md leaves
-// open. Lengths in design px (multiplied by u = min(W, H)/390 on screen),
+// (schema_version 1), which pins what the login background's design
+// (docs/design.md) leaves open. Lengths in design px (multiplied by u = min(W, H)/390 on screen),
 // times in seconds, colours as the JSON's hex. The JSON is kept beside the
 // tests (Tests/ChakraScenesTests/Resources/drift-params.json) and
 // `DriftParametersTests` checks this file against it.

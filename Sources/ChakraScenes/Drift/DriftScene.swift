@@ -1,7 +1,7 @@
 import ChakraRaster
 
-/// The login page's animated background (seeds/login-background.md with
-/// drift-params.json), without its card or form: a diagonal gradient, a
+/// The login page's animated background (docs/design.md, The scenes; every
+/// value in drift-params.json), without its card or form: a diagonal gradient, a
 /// dotted grid, four floating blurred circles (float / float-slow with
 /// pulse-glow) and two decorative gradient circles turning with
 /// rotate-move, one of them reversed.

@@ -133,7 +133,7 @@ public struct HeartMotion: Sendable {
         state.centerBrightness = center.brightness.value(at: t, base: 1)
     }
 
-    /// The reduce-motion frame (SPEC §4, seeds/motion-design-system.md): the
+    /// The reduce-motion frame (docs/design.md, Reduce motion): the
     /// composition at rest — bands and mist where they start, heart glow and
     /// centre at their resting keyframe — with the decorative motion that
     /// has no still form (pulse ring, drifting particles) left out.

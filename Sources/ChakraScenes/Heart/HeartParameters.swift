@@ -1,6 +1,6 @@
 // Every number of the heart scene, transcribed from heart-params.json
-// (schema_version 1), which pins what seeds/heart-chakra-animation.md leaves
-// open. Lengths in design px of the 390×844 phone, times in seconds, colours
+// (schema_version 1), which pins what the heart's design (docs/design.md)
+// leaves open. Lengths in design px of the 390×844 phone, times in seconds, colours
 // [r, g, b] 0-255 gamma-encoded sRGB with alpha 0-1. The JSON is kept beside
 // the tests (Tests/ChakraScenesTests/Resources/heart-params.json) and
 // `HeartParametersTests` checks this file against it.

@@ -1,7 +1,7 @@
 import ChakraRaster
 import Glibc
 
-/// The heart-chakra scene (seeds/heart-chakra-animation.md with
+/// The heart-chakra scene (docs/design.md, The scenes; every value in
 /// heart-params.json).
 ///
 /// How a frame is made (see docs/renderer.md): every layer is soft, so each
