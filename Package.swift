@@ -1,10 +1,12 @@
 // swift-tools-version:6.0
 // Chakra: a display daemon for meditation kiosks and touchscreen boards.
 //
-// The module split follows the OS boundary: the pure modules (ChakraRaster,
-// ChakraMotion, ChakraScenes) link no C library and make no system calls
-// (ChakraRaster's C imports, CStreamStore and CLanes, are CPU instructions), so
-// everything above the kernel is unit-testable on any machine.
+// The module split follows the OS boundary: the renderer's modules
+// (ChakraRaster, ChakraMotion, ChakraScenes) link no C library and make no
+// system calls but for ChakraRaster's worker threads (WorkerPool; its C
+// imports, CStreamStore and CLanes, are CPU instructions), so everything
+// above the kernel is unit-testable on any machine. System calls go through
+// ChakraSystem (docs/architecture.md).
 import PackageDescription
 
 // The renderer is the product: build it optimised even in debug builds would
@@ -19,7 +21,6 @@ let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
 
 let package = Package(
     name: "Chakra",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "chakrad", targets: ["chakrad"]),
         .executable(name: "chakractl", targets: ["chakractl"]),
@@ -68,7 +69,8 @@ let package = Package(
             dependencies: ["CLinuxKernel", .product(name: "Logging", package: "swift-log")]
         ),
 
-        // Pure: surfaces, geometry, coverage, paints, blur, blending, pixel formats.
+        // Surfaces, geometry, coverage, paints, blur, blending, pixel formats,
+        // the final pass; its one system resource is the worker threads.
         .target(name: "ChakraRaster", dependencies: ["CStreamStore", "CLanes"], swiftSettings: hotPath),
         // Pure: timing curves, keyframes, springs.
         .target(name: "ChakraMotion"),

@@ -25,8 +25,6 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case unknownKey = "unknown_key"
     /// This machine cannot (brightness with no backlight).
     case notSupported = "not_supported"
-    /// This build cannot yet (the spiral exercise).
-    case notAvailable = "not_available"
     /// `snapshot` before the first frame was shown.
     case noFrame = "no_frame"
     /// `reload` of a file that is not valid; the old settings stay.

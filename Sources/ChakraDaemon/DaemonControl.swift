@@ -56,7 +56,8 @@ public struct SpiralReport: Sendable, Equatable {
     public var points: [[Double]]?
 }
 
-/// How to change scenes; the loop cuts until the scene manager does more.
+/// A scene change as the core carries it out: a cut, or a crossfade whose
+/// spring has `duration` as its response (0: the default, howruSmooth).
 public struct SceneTransition: Sendable, Equatable {
     public var kind: TransitionKind
     /// Seconds.

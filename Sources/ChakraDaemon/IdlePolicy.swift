@@ -12,9 +12,9 @@ public enum PowerState: String, Sendable, Equatable {
 
 /// When low power dims and blanks the screen ([low_power] dim_after,
 /// blank_after): after that many idle seconds, and only while low power is
-/// on. Idle means no activity: for now a control command that changes
-/// something (or `wake`); touches join when the touch input arrives
-/// (`DaemonCommand.activity` is the hook). Pure: the loop asks it.
+/// on. Idle means no activity: no control command that changes something,
+/// no `wake`, no finger down (`DaemonCore.noteActivity`). Pure: the core
+/// asks it.
 public struct IdlePolicy: Sendable, Equatable {
     public var dimAfter: Double
     public var blankAfter: Double

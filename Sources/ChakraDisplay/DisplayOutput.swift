@@ -68,8 +68,8 @@ extension DisplayOutput {
     public var isWaitingForDisplay: Bool { false }
 }
 
-/// How the outputs are opened: the user's choices (command line, later the
-/// configuration file).
+/// How the outputs are opened: the user's choices (the configuration file,
+/// with the command line over it).
 public struct OutputOptions: Sendable {
     public enum DRMInterface: String, Sendable, CaseIterable { case auto, atomic, legacy }
     /// Page flips where the driver has them (`auto`), or never (`off`):

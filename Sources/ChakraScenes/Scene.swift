@@ -64,7 +64,8 @@ public struct DesignLayout: Sendable, Equatable {
     public var center: Point { Point(width / 2, height / 2) }
 }
 
-/// Scenes by name, for the CLI and (later) the control socket.
+/// The ambient scenes by name. The spiral needs the daemon's text and
+/// session settings, so `DaemonScenes` adds it to these.
 public enum SceneCatalog {
     public static let names = ["heart", "drift", "calm"]
 
