@@ -113,6 +113,26 @@ public final class FrameCompositor: @unchecked Sendable {
         return FrameToken(value: frames)
     }
 
+    /// Rows of the final pass a thread takes at a time.
+    public static let band = 16
+
+    /// The final pass of a frame run by one of a pool's threads: bands of
+    /// `band` rows taken from `counter` (reset for this pass) as the thread
+    /// comes free, until every row of `output` is composed. The scenes'
+    /// overlays crowd the middle of the screen, so fixed shares of rows
+    /// would leave a thread idle. `slot`: the thread's scratch (its part).
+    public func composeBands(base: Surface, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
+                             into output: PixelBuffer, taking counter: WorkCounter, slot: Int, frame: FrameToken,
+                             sharp: SharpRowPainter? = nil) {
+        let height = output.height
+        while true {
+            let start = counter.take() * Self.band
+            guard start < height else { return }
+            compose(base: base, overlays: overlays, opacities: opacities, into: output, rows: start..<min(start + Self.band, height),
+                    slot: slot, frame: frame, sharp: sharp)
+        }
+    }
+
     /// Composes rows [rowStart, rowEnd) of the frame with scratch `slot`.
     /// `overlays[k]` is drawn with `opacities[k]` (0 skips it). `frame`
     /// comes from this frame's `beginFrame()`. `sharp`, if any, paints each

@@ -19,9 +19,6 @@ protocol BasePainter: AnyObject {
 final class SoftFrame: PartitionedJob, @unchecked Sendable {
     private enum Phase { case base, compose }
 
-    /// Rows per band of the final pass handed to one thread.
-    static let composeBand = 16
-
     let base: Surface
     let overlays: [Surface]
     let pool: WorkerPool
@@ -68,15 +65,9 @@ final class SoftFrame: PartitionedJob, @unchecked Sendable {
             painter.paintBase(rowsFrom: work)
             return
         }
-        let band = Self.composeBand, height = output.height
         let opacityList = UnsafeBufferPointer(rebasing: opacities[0..<overlays.count])
         overlays.withUnsafeBufferPointer { list in
-            while true {
-                let start = work.take() * band
-                guard start < height else { break }
-                compositor.compose(base: base, overlays: list, opacities: opacityList,
-                                   into: output, rows: start..<min(start + band, height), slot: part, frame: frame)
-            }
+            compositor.composeBands(base: base, overlays: list, opacities: opacityList, into: output, taking: work, slot: part, frame: frame)
         }
     }
 }

@@ -159,15 +159,9 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
 
     public func run(part: Int, of parts: Int) {
         guard let output else { return }
-        let band = 16
-        let opacityList = UnsafeBufferPointer(opacities)
         overlays.withUnsafeBufferPointer { list in
-            while true {
-                let start = work.take() * band
-                guard start < height else { break }
-                compositor.compose(base: base, overlays: list, opacities: opacityList, into: output,
-                                   rows: start..<min(start + band, height), slot: part, frame: frame, sharp: painter)
-            }
+            compositor.composeBands(base: base, overlays: list, opacities: UnsafeBufferPointer(opacities), into: output,
+                                    taking: work, slot: part, frame: frame, sharp: painter)
         }
     }
 

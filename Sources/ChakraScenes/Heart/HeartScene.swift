@@ -88,9 +88,6 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         self.output = nil
     }
 
-    /// Rows per band of the final pass handed to one thread.
-    static let composeBand = 16
-
     private enum Phase { case overlays, compose }
     /// Work items of the current phase, taken by the pool's threads.
     private let work = WorkCounter()
@@ -113,16 +110,9 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
             layers.fillRows(taking: work)
             return
         }
-        // Bands of rows taken as threads come free: the overlays crowd the
-        // middle of the screen, so fixed halves would leave one thread idle.
-        let band = Self.composeBand
         overlays.withUnsafeBufferPointer { list in
-            while true {
-                let start = work.take() * band
-                guard start < height else { break }
-                compositor.compose(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities),
-                                   into: output, rows: start..<min(start + band, height), slot: part, frame: frame)
-            }
+            compositor.composeBands(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities), into: output,
+                                    taking: work, slot: part, frame: frame)
         }
     }
 }
