@@ -20,6 +20,12 @@ public struct ConfigKey: Sendable {
     public var name: String { String(path.split(separator: ".").last!) }
 
     public func value(in config: ChakraConfig) -> ConfigValue { write(config) }
+
+    /// Sets this key in `target` to its value in `source` (a value read
+    /// back from a valid configuration always passes the key's checks).
+    public func copy(from source: ChakraConfig, into target: inout ChakraConfig) {
+        try? read(&target, write(source))
+    }
 }
 
 /// Every key of chakra.toml, in the order of etc/chakra/chakra.toml: the one

@@ -4,30 +4,28 @@ import ChakraRaster
 import ChakraScenes
 import Glibc
 
-/// Everything `chakrad run` is told, with its defaults: the configuration
-/// file with the command line laid over it (`init(file:overrides:)`), plus
-/// options only the command line has (debugging, the headless output).
-/// The frame loop owns its copy and changes it at run time (`set`, reload).
+/// Everything `chakrad run` is told: the configuration in force (`config`)
+/// and the options only the command line has (debugging, the headless
+/// output's size).
 ///
-/// `DaemonConfiguration()` is the daemon with no file and no control
-/// socket (tests build it field by field).
+/// `config` is the one copy of the values in force: made from the file with
+/// the command line laid over it (`init(file:overrides:)`), then changed key
+/// by key by reloads (the keys the file changed, unless the command line
+/// decides them or only a restart applies them) and by `set` at run time.
+/// Everything else here that names a setting (`settings`, `rotation`,
+/// `fps`...) reads it from `config` and writes it there: nothing is copied.
+///
+/// `DaemonConfiguration()` is the daemon with no file, no control socket and
+/// no backlight (tests build it field by field).
 public struct DaemonConfiguration: Sendable {
-    public var output: OutputKind = .auto
-    public var outputOptions = OutputOptions()
-    /// Turns frames clockwise for portrait kiosks, in the final pass.
-    public var rotation: Rotation = .none
-    public var scene = "heart"
-    /// Frame-rate cap; nil: the display's refresh (60 with no display).
-    public var fps: Double?
-    /// The cap in low-power mode (docs/design.md, Low power: default 20).
-    public var lowPowerFPS = 20.0
-    public var settings = RenderSettings()
-    /// Render threads (the scene's worker pool).
-    public var threads = 1
-    /// `threads` is a ceiling and the loop uses as few as keep frames well
-    /// inside the frame interval ([render] threads unset or 0).
-    public var adaptiveThreads = false
-    public var terminal: TerminalRequest = .auto
+    /// The configuration in force.
+    public var config: ChakraConfig
+
+    // Only the command line says these.
+
+    /// The output's options the file has no key for (the headless size, its
+    /// PNGs, DRM details); device, connector and mode come from `config`.
+    private var outputExtras = OutputOptions()
     /// Debug: scene time frozen at this many seconds (the VM tests compare
     /// the screen with `chakrad render --time`).
     public var pinnedTime: Double?
@@ -37,21 +35,6 @@ public struct DaemonConfiguration: Sendable {
     /// Debug: present frames without drawing them, to measure the display
     /// path alone (flip rate and pacing) where drawing is slow (emulators).
     public var presentOnly = false
-
-    // The configuration file and what the loop reads from it directly.
-
-    /// Where the configuration comes from (re-read on reload).
-    public var source = ConfigSource(path: nil, required: false)
-    /// The file as last read (a reload compares against it).
-    public var file = ChakraConfig()
-    /// The command line's part: laid over the file again on every reload.
-    public var overrides = ConfigOverrides()
-    /// The rest of the effective configuration: idle timers, dim level,
-    /// text, spiral, transitions, control limits.
-    public var config = ChakraConfig()
-    /// The control socket; nil: none.
-    public var control: ChakraConfig.Control?
-    public var backlight: BacklightChoice = .disabled
     /// Where backlights are (tests point it at a directory of their own).
     public var backlightRoot = "/sys/class/backlight"
     /// Where input devices appear (tests point it at a directory of their own).
@@ -59,39 +42,126 @@ public struct DaemonConfiguration: Sendable {
     /// The spiral's string catalogs (<language>.toml files).
     public var catalogDirectory = DaemonScenes.defaultCatalogDirectory()
 
-    public init() {}
+    // Where the configuration comes from, for reloads.
+
+    /// Where the file is (re-read on reload).
+    public var source = ConfigSource(path: nil, required: false)
+    /// The file as last read (a reload compares against it).
+    public var file = ChakraConfig()
+    /// The command line's part: laid over the file again on every reload.
+    public var overrides = ConfigOverrides()
+
+    /// No file: the defaults, but no control socket, no backlight and one
+    /// render thread (what tests and tools want unless they say otherwise).
+    public init() {
+        config = ChakraConfig()
+        config.control.socket = nil
+        config.display.backlight = .disabled
+        config.render.threads = 1
+    }
 
     /// The file's configuration with the command line laid over it.
     public init(file: ChakraConfig, overrides: ConfigOverrides = ConfigOverrides(), source: ConfigSource = ConfigSource(path: nil, required: false)) {
         self.source = source
         self.file = file
         self.overrides = overrides
-        let effective = overrides.apply(to: file)
-        config = effective
-        output = OutputKind(rawValue: effective.display.output.rawValue) ?? .auto
-        outputOptions.device = effective.display.device
-        outputOptions.connector = effective.display.connector
-        outputOptions.mode = effective.display.mode.map { ModeRequest(width: $0.width, height: $0.height, refresh: $0.refresh) }
-        terminal = switch effective.display.vt {
-        case .auto: .auto
-        case .disabled: .none
-        case .number(let n): .number(n)
-        }
-        scene = effective.scene.defaultScene
-        control = effective.control.socket == nil ? nil : effective.control
-        backlight = effective.display.backlight
-        applyLive(effective)
+        config = overrides.apply(to: file)
     }
 
-    /// The keys a reload applies at once (docs/configuration.md).
-    mutating func applyLive(_ effective: ChakraConfig) {
-        rotation = Rotation(rawValue: effective.display.rotation) ?? .none
-        fps = effective.display.fps
-        lowPowerFPS = effective.lowPower.fps
-        settings = RenderSettings(reduceMotion: effective.reduceMotion, lowPower: effective.lowPower.enabled)
-        threads = effective.render.threads ?? WorkerPool.coreCount
-        adaptiveThreads = effective.render.threads == nil
-        config = effective
+    // MARK: read from `config`
+
+    public var output: OutputKind {
+        get { OutputKind(rawValue: config.display.output.rawValue) ?? .auto }
+        set { config.display.output = OutputChoice(rawValue: newValue.rawValue) ?? .auto }
+    }
+
+    public var outputOptions: OutputOptions {
+        get {
+            var options = outputExtras
+            options.device = config.display.device
+            options.connector = config.display.connector
+            options.mode = config.display.mode.map { ModeRequest(width: $0.width, height: $0.height, refresh: $0.refresh) }
+            return options
+        }
+        set {
+            outputExtras = newValue
+            config.display.device = newValue.device
+            config.display.connector = newValue.connector
+            config.display.mode = newValue.mode.map { DisplayModeSetting(width: $0.width, height: $0.height, refresh: $0.refresh) }
+        }
+    }
+
+    /// Turns frames clockwise for portrait kiosks, in the final pass.
+    public var rotation: Rotation {
+        get { Rotation(rawValue: config.display.rotation) ?? .none }
+        set { config.display.rotation = newValue.rawValue }
+    }
+
+    /// The scene shown at start.
+    public var scene: String {
+        get { config.scene.defaultScene }
+        set { config.scene.defaultScene = newValue }
+    }
+
+    /// Frame-rate cap; nil: the display's refresh (60 with no display).
+    public var fps: Double? {
+        get { config.display.fps }
+        set { config.display.fps = newValue }
+    }
+
+    /// The cap in low-power mode (docs/design.md, Low power: default 20).
+    public var lowPowerFPS: Double {
+        get { config.lowPower.fps }
+        set { config.lowPower.fps = newValue }
+    }
+
+    public var settings: RenderSettings {
+        get { RenderSettings(reduceMotion: config.reduceMotion, lowPower: config.lowPower.enabled) }
+        set {
+            config.reduceMotion = newValue.reduceMotion
+            config.lowPower.enabled = newValue.lowPower
+        }
+    }
+
+    /// Render threads (the scene's worker pool): [render] threads, or every
+    /// core when it is unset.
+    public var threads: Int {
+        get { config.render.threads ?? WorkerPool.coreCount }
+        set { config.render.threads = newValue }
+    }
+
+    /// `threads` is a ceiling and the loop uses as few as keep frames well
+    /// inside the frame interval ([render] threads unset or 0).
+    public var adaptiveThreads: Bool { config.render.threads == nil }
+
+    public var terminal: TerminalRequest {
+        get {
+            switch config.display.vt {
+            case .auto: .auto
+            case .disabled: .none
+            case .number(let n): .number(n)
+            }
+        }
+        set {
+            config.display.vt = switch newValue {
+            case .auto: .auto
+            case .none: .disabled
+            case .number(let n): .number(n)
+            }
+        }
+    }
+
+    /// The control socket's settings; nil: no socket.
+    public var control: ChakraConfig.Control? {
+        get { config.control.socket == nil ? nil : config.control }
+        set {
+            if let newValue { config.control = newValue } else { config.control.socket = nil }
+        }
+    }
+
+    public var backlight: BacklightChoice {
+        get { config.display.backlight }
+        set { config.display.backlight = newValue }
     }
 
     /// The cap to pace by: low power lowers it to `lowPowerFPS` unless an
@@ -101,50 +171,28 @@ public struct DaemonConfiguration: Sendable {
         return min(fps ?? lowPowerFPS, lowPowerFPS)
     }
 
-    /// The configuration in force now, as `get` shows it: run-time changes
-    /// (`set`) included.
-    public var current: ChakraConfig {
-        var c = config
-        c.reduceMotion = settings.reduceMotion
-        c.lowPower.enabled = settings.lowPower
-        c.display.fps = fps
-        c.lowPower.fps = lowPowerFPS
-        c.display.rotation = rotation.rawValue
-        return c
-    }
+    // MARK: reload
 
-    /// A new file read on reload. Keys the file changed since it was last
-    /// read take effect, unless the command line decides them; a setting
-    /// changed with `set` stays until the file changes that key. Keys that
-    /// need a restart are reported, not applied.
+    /// A new file read on reload. Each key the file changed since it was
+    /// last read takes the file's value, unless the command line decides it
+    /// or only a restart applies it (those are reported, not applied); every
+    /// other key keeps the value in force, so a setting changed with `set`
+    /// stays until the file changes that key.
     mutating func reload(_ newFile: ChakraConfig) -> ReloadReport {
         let changed = newFile.changedKeys(from: file)
         let decidedByCommandLine = Set(overrides.keys)
-        var next = overrides.apply(to: newFile)
-        // Run-time settings the file did not change stay as they are.
-        if !changed.contains("reduce_motion") { next.reduceMotion = settings.reduceMotion }
-        if !changed.contains("low_power.enabled") { next.lowPower.enabled = settings.lowPower }
-        if !changed.contains("text.language") { next.text.language = config.text.language }
-        // Keys only a restart applies keep their running values.
-        next.display = Self.keepingRestartKeys(of: config.display, in: next.display)
-        next.input = config.input
-        next.control.socket = config.control.socket
-        next.control.mode = config.control.mode
-        next.control.group = config.control.group
+        let laid = overrides.apply(to: newFile)
+        var restartNeeded: [String] = []
+        for path in changed {
+            guard let key = ConfigKeys.key(path) else { continue }
+            guard key.liveReload else {
+                if !decidedByCommandLine.contains(path) { restartNeeded.append(path) }
+                continue
+            }
+            key.copy(from: laid, into: &config)
+        }
         file = newFile
-        applyLive(next)
-        return ReloadReport(
-            changed: changed,
-            restartNeeded: changed.filter { ConfigKeys.key($0)?.liveReload == false && !decidedByCommandLine.contains($0) },
-            ignored: changed.filter { decidedByCommandLine.contains($0) }
-        )
-    }
-
-    private static func keepingRestartKeys(of running: ChakraConfig.Display, in new: ChakraConfig.Display) -> ChakraConfig.Display {
-        var kept = running
-        kept.rotation = new.rotation
-        kept.fps = new.fps
-        return kept
+        return ReloadReport(changed: changed, restartNeeded: restartNeeded, ignored: changed.filter { decidedByCommandLine.contains($0) })
     }
 }
 

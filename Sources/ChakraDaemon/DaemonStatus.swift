@@ -50,7 +50,7 @@ public struct DaemonStatus: Sendable, Equatable {
         rotation = configuration.rotation.rawValue
         language = configuration.config.text.language
         configFile = configuration.source.path
-        self.configuration = configuration.current
+        self.configuration = configuration.config
         publishedAt = now
     }
 

@@ -111,7 +111,7 @@ struct PowerAndTimesTests {
         turnedOff.reduceMotion = false
         #expect(c.reload(turnedOff).changed == ["reduce_motion"])
         #expect(!c.settings.reduceMotion, "a key the file changed takes the file's value")
-        #expect(c.current.reduceMotion == false && c.current.lowPower.fps == 12)
+        #expect(c.config.reduceMotion == false && c.config.lowPower.fps == 12)
     }
 
     @Test func configurationFromTheFile() {

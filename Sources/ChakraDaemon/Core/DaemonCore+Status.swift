@@ -58,7 +58,7 @@ extension DaemonCore {
         status.backlight = backlight?.name
         status.power = power
         status.configFile = configuration.source.path
-        status.configuration = configuration.current
+        status.configuration = configuration.config
         return status
     }
 
