@@ -22,16 +22,14 @@ public enum DaemonCommand: Sendable {
     case playback(paused: Bool, reply: Reply<Void>)
     /// reduce-motion, low-power, language or brightness, answered once applied.
     case change(SettingChange, reply: Reply<Void>)
-    /// The frame on screen, as RGB (memory layout, i.e. rotated as shown).
-    case snapshot(reply: Reply<PNGImage.RGB>)
     /// The frame on screen as a copy of its memory: the loop only copies,
     /// the caller converts and encodes on its own thread.
     case snapshotFrame(reply: Reply<FrameSnapshot>)
     /// A configuration file read again (reload): applied as far as it can
     /// be at run time.
     case applyConfiguration(LoadedConfig, reply: Reply<ReloadReport>)
-    /// Someone is there (a control command now, touches later): the idle
-    /// timers start again and a dimmed or blank screen comes back.
+    /// Someone is there (`wake`): the idle timers start again and a dimmed
+    /// or blank screen comes back.
     case activity(reply: Reply<PowerState>?)
     /// A touch, as if from a touchscreen (tests; tools).
     case touch(TouchContactEvent)

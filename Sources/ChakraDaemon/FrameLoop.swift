@@ -193,8 +193,6 @@ final class FrameLoop {
     /// else goes to the core.
     private func handle(_ command: DaemonCommand) {
         switch command {
-        case .snapshot(let reply):
-            reply(frameOnScreen().map(Self.rgb(of:)))
         case .snapshotFrame(let reply):
             reply(frameOnScreen().map { FrameSnapshot(frame: Self.copy(of: $0), rotation: configuration.rotation) })
         default:

@@ -37,12 +37,13 @@ struct HeadlessDaemonTests {
     }
 
     private func snapshot(_ daemon: Daemon) throws -> PNGImage.RGB {
-        let result = Mutex<Result<PNGImage.RGB, DaemonCommandError>?>(nil)
+        let result = Mutex<Result<FrameSnapshot, DaemonCommandError>?>(nil)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            daemon.control.send(.snapshot { reply in result.withLock { $0 = reply } })
+            daemon.control.send(.snapshotFrame { reply in result.withLock { $0 = reply } })
             while result.withLock({ $0 }) == nil, Date() < deadline { usleep(5_000) }
-            if case .success(let image)? = result.withLock({ $0 }) { return image }
+            // The memory as it is (rotated as the panel shows it).
+            if case .success(let frame)? = result.withLock({ $0 }) { return FrameLoop.rgb(of: frame.frame.pixels) }
             result.withLock { $0 = nil }   // no frame yet: ask again
             usleep(20_000)
         }

@@ -26,10 +26,8 @@ extension DaemonCore {
             noteActivity()
             let result = apply(change)
             answer = { reply(result) }
-        case .snapshot(let reply):
-            // The shell answers snapshots from the output's memory.
-            answer = { reply(.failure(.noFrameYet)) }
         case .snapshotFrame(let reply):
+            // The shell answers snapshots from the output's memory.
             answer = { reply(.failure(.noFrameYet)) }
         case .applyConfiguration(let loaded, let reply):
             noteActivity()
