@@ -67,9 +67,7 @@ struct ControlListenerTests {
         defer { directory.remove() }
         let path = directory.path + "/control.sock"
         // A socket file nobody listens on: a daemon that died.
-        let stale = try UnixSocket.make()
-        try UnixSocket.bind(stale, path: path)
-        close(stale)
+        try leaveStaleSocket(at: path)
         #expect(info(path).map { $0.st_mode & S_IFMT } == S_IFSOCK)
         let first = try ControlListener.bind(path: path, mode: 0o660, group: nil)
         #expect(first.replacedStaleSocket)

@@ -1,5 +1,6 @@
 import ChakraControl
 import ChakraControlServer
+import ChakraSystem
 import Foundation
 import Glibc
 import Logging
@@ -15,6 +16,24 @@ struct TemporaryDirectory {
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A socket file at `path` nobody listens on: what a daemon that died leaves.
+func leaveStaleSocket(at path: String) throws {
+    let stale = try UnixSocket.make()
+    try UnixSocket.bind(stale, path: path)
+    Descriptor.close(stale)
+}
+
+/// Why binding the control socket at `path` fails; nil when it works (the
+/// listener is closed again).
+func bindFailure(_ path: String) -> ControlSocketError? {
+    do {
+        try ControlListener.bind(path: path, mode: 0o660, group: nil).close()
+        return nil
+    } catch {
+        return error
+    }
 }
 
 /// A blocking client for tests: connect, send, read lines with a deadline.
