@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraSystem
 import Foundation
 import Testing
 @testable import ChakraDaemon
@@ -78,6 +79,17 @@ struct PowerAndTimesTests {
         } else {
             Issue.record("a missing named backlight was accepted")
         }
+        // The device gone (ENODEV, through the funnel): a clear error, the level unchanged.
+        let brightness = root + "/b_panel/brightness"
+        SyscallFaults.inject(ENODEV, into: "open(\(brightness))")
+        defer { SyscallFaults.remove(matching: "open(\(brightness))") }
+        do {
+            try found.set(percent: 80)
+            Issue.record("set through an injected ENODEV")
+        } catch {
+            #expect(error.description == "cannot open \(brightness): No such device")
+        }
+        #expect(found.percent == 25)
     }
 
     /// A reload applies what the file changed; run-time `set`s survive it;
