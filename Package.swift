@@ -137,6 +137,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Opening hours: weekly windows and dated exceptions evaluated on
+        // the local wall clock (DST, clock steps); pure but for reading
+        // the system's time zone rules through ChakraSystem.
+        .target(name: "ChakraSchedule", dependencies: ["ChakraSystem"]),
         // The daemon: the frame loop that owns the output and the scene,
         // signals, readiness, and the command queue the control socket feeds.
         .target(
@@ -168,6 +172,7 @@ let package = Package(
 
         .testTarget(name: "ChakraRasterTests", dependencies: ["ChakraRaster", "ChakraPNG"]),
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
+        .testTarget(name: "ChakraScheduleTests", dependencies: ["ChakraSchedule", "ChakraSystem"]),
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
