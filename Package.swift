@@ -124,7 +124,7 @@ let package = Package(
         // TOML reader, which the string catalogues use too (TOMLKit and its
         // toml++ aborted on bad files and leaked every document read;
         // docs/robustness.md). Reads files through ChakraSystem.
-        .target(name: "ChakraConfig", dependencies: ["ChakraControl", "ChakraSystem"]),
+        .target(name: "ChakraConfig", dependencies: ["ChakraControl", "ChakraSystem", "ChakraSchedule"]),
         // Pure: the control protocol (requests, replies, events, error codes,
         // JSON and line framing). No sockets; shared by chakrad and chakractl.
         .target(name: "ChakraControl"),
@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
-        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem"]),
+        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraSystem", "ChakraControlServer", "ChakraPNG"]),
         .testTarget(name: "chakractlTests", dependencies: ["chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG"]),
         .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster"]),

@@ -1,4 +1,5 @@
 import ChakraControl
+import ChakraSchedule
 
 /// Everything /etc/chakra/chakra.toml can say, with the defaults that apply
 /// when it says nothing (docs/configuration.md). Built from the file in one place
@@ -20,6 +21,9 @@ public struct ChakraConfig: Sendable, Equatable {
     public var spiral = Spiral()
     public var text = Text()
     public var control = Control()
+    /// Opening hours ([schedule], `ScheduleConfig`); nil: none, the screen
+    /// is always on.
+    public var schedule: Schedule?
 
     public init() {}
 

@@ -8,6 +8,9 @@ public struct ConfigKey: Sendable {
     /// A reload applies it at once; false: only a restart does (the output,
     /// the VT, the input devices, the socket: what the daemon opens once).
     public private(set) var liveReload = true
+    /// How a reload carries the value over, when read(write(value)) cannot
+    /// (the schedule, which its own reader reads).
+    var carry: (@Sendable (ChakraConfig, inout ChakraConfig) -> Void)?
 
     /// The same key, applied only by a restart.
     func restartOnly() -> ConfigKey {
@@ -24,6 +27,7 @@ public struct ConfigKey: Sendable {
     /// Sets this key in `target` to its value in `source` (a value read
     /// back from a valid configuration always passes the key's checks).
     public func copy(from source: ChakraConfig, into target: inout ChakraConfig) {
+        if let carry { return carry(source, &target) }
         try? read(&target, write(source))
     }
 }
@@ -32,7 +36,17 @@ public struct ConfigKey: Sendable {
 /// place that lists them (after Hummingbird's Configuration.swift). The
 /// parser, `get`, the reload report and the tests all go through this list.
 public enum ConfigKeys {
-    public static let all: [ConfigKey] = [reduceMotion] + display + input + render + scene + lowPower + spiral + text + control
+    public static let all: [ConfigKey] = [reduceMotion] + display + input + render + scene + lowPower + spiral + text + control + [schedule]
+
+    /// [schedule] as one key: read by `ScheduleConfig` (its windows are
+    /// arrays of tables), shown by `get` as a line per window, and carried
+    /// whole by a reload.
+    static let schedule = ConfigKey(path: "schedule", read: { _, _ throws(ConfigProblem) in
+        throw ConfigProblem("is a section: write [schedule] and [[schedule.window]] tables")
+    }, write: { config in
+        guard let schedule = config.schedule else { return .array([]) }
+        return .array(ScheduleConfig.lines(schedule).map { .string($0) })
+    }, carry: { source, target in target.schedule = source.schedule })
 
     public static let sections = ["display", "input", "render", "scene", "low_power", "spiral", "text", "control"]
 

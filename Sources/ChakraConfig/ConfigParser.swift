@@ -98,7 +98,9 @@ public enum ConfigParser {
         var errors: [ConfigIssue] = []
         for name in root.keys {
             guard let node = root[name] else { continue }
-            if ConfigKeys.sections.contains(name) {
+            if name == "schedule" {
+                ScheduleConfig.read(node, into: &loaded, errors: &errors)
+            } else if ConfigKeys.sections.contains(name) {
                 guard let table = node.table else {
                     errors.append(loaded.issue(key: name, "must be a table ([\(name)]), not \(value(of: node).kindAndValue)"))
                     continue

@@ -3,7 +3,9 @@
 /// TOML.parse reports positions for syntax errors; values carry none, so a
 /// value with the wrong type or range is placed by this scan: it follows
 /// `[table]` headers and records the line of every `key = value` as
-/// "table.key" (dotted and quoted keys included). It runs
+/// "table.key" (dotted and quoted keys included); the n-th `[[array]]`
+/// table's keys as "array.n.key" (from 0), and the first one's as
+/// "array.key" too. It runs
 /// only on documents TOML.parse has already read, so it can be simple:
 /// multi-line strings are skipped, and a key inside an inline table or a
 /// multi-line array is not seen — `line(of:)` then falls back to the
@@ -14,6 +16,8 @@ public struct SourceLines: Sendable, Equatable {
     public init(_ text: String) {
         var table: [String] = []
         var closing: Substring?   // the delimiter of an open multi-line string
+        var arrayCounts: [String: Int] = [:]   // [[x]] tables seen so far, by path
+        var unindexed: [String]?               // in [[x]]: x, for "x.key" (the first element's)
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             if let delimiter = closing {
@@ -27,11 +31,21 @@ public struct SourceLines: Sendable, Equatable {
                 let body = line.dropFirst(isArray ? 2 : 1).prefix { $0 != "]" }
                 table = Self.keyParts(body)
                 record(table.joined(separator: "."), number)
+                unindexed = isArray ? table : nil
+                if isArray {
+                    // Each [[x]] is element n of x: its keys are "x.n.key".
+                    let path = table.joined(separator: ".")
+                    let index = arrayCounts[path, default: 0]
+                    arrayCounts[path] = index + 1
+                    table.append("\(index)")
+                    record(table.joined(separator: "."), number)
+                }
                 continue
             }
             guard let equals = Self.assignment(in: line) else { continue }
-            let key = table + Self.keyParts(line[..<equals])
-            record(key.joined(separator: "."), number)
+            let parts = Self.keyParts(line[..<equals])
+            record((table + parts).joined(separator: "."), number)
+            if let unindexed { record((unindexed + parts).joined(separator: "."), number) }
             let value = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
             for delimiter in ["\"\"\"", "'''"] where value.hasPrefix(delimiter) {
                 if value.dropFirst(3).firstRange(of: delimiter) == nil { closing = Substring(delimiter) }

@@ -231,9 +231,21 @@ public struct ConfigSource: Sendable, Equatable {
     /// Checks the file's values against this build (the scene catalog):
     /// errors that name the key and its line.
     public static func check(_ loaded: LoadedConfig) throws(ConfigError) {
+        var issues: [ConfigIssue] = []
+        func unknown(_ scene: String) -> String { "no scene named '\(scene)'; scenes: \(DaemonScenes.names.joined(separator: ", "))" }
         let scene = loaded.config.scene.defaultScene
-        guard DaemonScenes.names.contains(scene) else {
-            throw ConfigError([loaded.issue(key: "scene.default", "no scene named '\(scene)'; scenes: \(DaemonScenes.names.joined(separator: ", "))")])
+        if !DaemonScenes.names.contains(scene) { issues.append(loaded.issue(key: "scene.default", unknown(scene))) }
+        if let schedule = loaded.config.schedule {
+            // A window may show a scene, or off, dim, low-power.
+            let shown = schedule.windows.enumerated().map { ("schedule.window.\($0.offset).show", $0.element.action) }
+                + schedule.dates.enumerated().map { ("schedule.date.\($0.offset).show", $0.element.action) }
+                + [("schedule.outside", schedule.outside)]
+            for (key, action) in shown {
+                if case .scene(let name) = action, !DaemonScenes.names.contains(name) {
+                    issues.append(loaded.issue(key: key, unknown(name) + ", or off, dim, low-power"))
+                }
+            }
         }
+        guard issues.isEmpty else { throw ConfigError(issues) }
     }
 }

@@ -48,7 +48,7 @@ struct ConfigParserTests {
         for key in ConfigKeys.all {
             #expect(loaded.lines.lines[key.path] != nil, "\(key.path) is not in etc/chakra/chakra.toml")
         }
-        #expect(ConfigKeys.all.count == 46)
+        #expect(ConfigKeys.all.count == 47)
     }
 
     @Test func everyKeyIsRead() throws {
@@ -107,6 +107,11 @@ struct ConfigParserTests {
             max_clients = 4
             max_line = 1024
             idle_timeout = 5
+            [[schedule.window]]
+            days = "daily"
+            start = "06:00"
+            end = "22:00"
+            show = "heart"
             """)
         #expect(loaded.warnings.isEmpty)
         let c = loaded.config

@@ -145,3 +145,34 @@ struct PowerAndTimesTests {
         #expect(DaemonConfiguration().control == nil && DaemonConfiguration().backlight == .disabled)
     }
 }
+
+@Suite("Configuration checks against this build")
+struct ConfigurationCheckTests {
+    @Test("a schedule window that shows no scene of this build is refused with its key and line")
+    func scheduleScenes() throws {
+        let text = """
+            [[schedule.window]]
+            days = "daily"
+            start = "08:00"
+            end = "20:00"
+            show = "calm"
+
+            [[schedule.window]]
+            days = "daily"
+            start = "20:00"
+            end = "22:00"
+            show = "hart"
+            """
+        let loaded = try ConfigParser.parse(text, file: "test.toml")
+        do {
+            try ConfigSource.check(loaded)
+            Issue.record("a schedule showing 'hart' was accepted")
+        } catch {
+            #expect(error.issues.map { "\($0.line ?? 0) \($0.key ?? "")" } == ["11 schedule.window.1.show"])
+            #expect(error.issues.first?.message.hasPrefix("no scene named 'hart'; scenes: heart, drift, calm, spiral") == true)
+        }
+        var fixed = loaded
+        fixed.config.schedule?.windows[1].action = .off
+        try ConfigSource.check(fixed)
+    }
+}
