@@ -68,7 +68,7 @@ enum ScheduleConfig {
     }
 
     private static func window(_ table: TOML.Table, path: String, loaded: inout LoadedConfig) throws(Problem) -> Schedule.Window {
-        try known(table, ["days", "start", "end", "show"], path: path, loaded: &loaded)
+        known(table, ["days", "start", "end", "show"], path: path, loaded: &loaded)
         let days = try required(table, "days", path: path) { value throws(ConfigProblem) in try Self.days(value) }
         let start = try required(table, "start", path: path) { value throws(ConfigProblem) in try time(value) }
         let end = try required(table, "end", path: path) { value throws(ConfigProblem) in try time(value) }
@@ -77,7 +77,7 @@ enum ScheduleConfig {
     }
 
     private static func dateWindow(_ table: TOML.Table, path: String, loaded: inout LoadedConfig) throws(Problem) -> Schedule.DateWindow {
-        try known(table, ["date", "start", "end", "show"], path: path, loaded: &loaded)
+        known(table, ["date", "start", "end", "show"], path: path, loaded: &loaded)
         let date = try required(table, "date", path: path) { value throws(ConfigProblem) in try Self.date(value) }
         let show = try required(table, "show", path: path) { value throws(ConfigProblem) in try action(value) }
         switch (table["start"], table["end"]) {
@@ -93,7 +93,7 @@ enum ScheduleConfig {
     }
 
     /// Unknown keys in a window are warnings, as elsewhere.
-    private static func known(_ table: TOML.Table, _ keys: [String], path: String, loaded: inout LoadedConfig) throws(Problem) {
+    private static func known(_ table: TOML.Table, _ keys: [String], path: String, loaded: inout LoadedConfig) {
         for key in table.keys where !keys.contains(key) {
             loaded.warnings.append(loaded.issue(key: "\(path).\(key)", "unknown key, ignored; a window has \(keys.joined(separator: ", "))"))
         }
