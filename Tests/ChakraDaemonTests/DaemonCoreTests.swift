@@ -293,6 +293,22 @@ struct DaemonCoreTests {
         #expect(status.fpsTarget == 20 && status.uptime == 4 && !status.paused && status.power == .normal)
     }
 
+    @Test("the output resized: the scene is made again at the new size and subscribers hear why; unplugged and back, too")
+    func displayChanges() throws {
+        let driver = try CoreDriver()
+        driver.rendering = false
+        driver.run(until: 101)
+        driver.send(.display(DisplayFacts(summary: "test 32x48", width: 32, height: 48)), at: 101)
+        #expect(driver.core.scene.width == 32 && driver.core.scene.height == 48)
+        driver.run(until: 102)
+        #expect(driver.plans(after: 101).allSatisfy { if case .scene(let scene, _) = $0.content { scene.width == 32 } else { false } })
+        driver.send(.display(DisplayFacts(summary: "test 32x48", width: 32, height: 48, waitingForDisplay: true)), at: 102)
+        driver.send(.display(DisplayFacts(summary: "test 32x48", width: 32, height: 48)), at: 103)
+        let reasons = driver.events.compactMap { if case .displayChanged(let r, _, let w, _) = $0.event { "\(r) \(w)" } else { nil } }
+        #expect(reasons == ["resized 32", "disconnected 32", "connected 32"])
+        #expect(driver.core.status().output == "test 32x48")
+    }
+
     @Test("a VT switch away stops frames and lets go of the output; back, it redraws")
     func terminalSwitch() throws {
         let driver = try CoreDriver()
