@@ -208,3 +208,20 @@ struct ScheduleDaylightSavingTests {
         }
     }
 }
+
+@Suite("Wall clock against the monotonic clock")
+struct WallClockWatchTests {
+    @Test("the first reading and a step either way are jumps; slewing is followed, not a jump")
+    func jumps() {
+        var watch = WallClockWatch()
+        let first = watch.observe(monotonic: 100, wall: 1_800_000_000)
+        let slewed = watch.observe(monotonic: 160, wall: 1_800_000_060.000_5)   // half a millisecond
+        #expect(first && !slewed)
+        #expect(abs(watch.monotonic(forWall: 1_800_003_600)! - (3_700 - 0.000_5)) < 1e-6)
+        let ahead = watch.observe(monotonic: 170, wall: 1_800_007_270)          // NTP steps two hours ahead
+        #expect(ahead && watch.wall(atMonotonic: 180) == 1_800_007_280)
+        let back = watch.observe(monotonic: 180, wall: 1_800_000_080)           // and back
+        let small = watch.observe(monotonic: 181, wall: 1_800_000_081.9)        // under the second of tolerance
+        #expect(back && !small)
+    }
+}
