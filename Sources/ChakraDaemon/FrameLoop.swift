@@ -40,6 +40,8 @@ final class FrameLoop {
     let touchIndex: Int
     /// The output's facts as the core last heard them.
     var displayFacts: DisplayFacts
+    /// `touch.generation` when the core last heard of the devices.
+    var touchGeneration = -1
     var configuration: DaemonConfiguration { core.configuration }
 
     init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
@@ -62,7 +64,10 @@ final class FrameLoop {
         (touch, haptics) = Self.openTouch(configuration: configuration, output: output, logger: logger)
         touchIndex = 2 + outputDescriptors.count
         poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? []))
-        if let touch { core.send(.inputDevices(touch.devices.map(\.description)), at: startTime) }
+        if let touch {
+            touchGeneration = touch.generation
+            core.send(.inputDevices(touch.devices.map(\.description)), at: startTime)
+        }
         if !vtActive {
             logger.info("vt: /dev/tty\(terminal!.number) is not in front; waiting to be switched to")
             output.suspend()
@@ -103,7 +108,8 @@ final class FrameLoop {
         case .draw(let plan):
             let start = MonotonicClock.now()
             plan.render(into: output.drawBuffer())
-            core.send(.drawn(seconds: MonotonicClock.now() - start), at: MonotonicClock.now())
+            let drawn = MonotonicClock.now()
+            core.send(.drawn(seconds: drawn - start), at: drawn)
             if let presentation = output.present() { core.send(.presented(presentation), at: MonotonicClock.now()) }
         case .setBacklight(let percent):
             do {
@@ -118,9 +124,11 @@ final class FrameLoop {
         case .suspendOutput:
             output.suspend()
             touch?.setAway(true) { core.send(.touch($0), at: Self.touchTime($0)) }
+            touchDevicesChanged()
         case .resumeOutput:
             output.resume()
             touch?.setAway(false) { core.send(.touch($0), at: Self.touchTime($0)) }
+            touchDevicesChanged()
         case .publish(let status, let notify):
             control.publish(status)
             if notify { notifier?.send(.status(status.line)) }
@@ -160,9 +168,8 @@ final class FrameLoop {
             }
         }
         if let touch, poller.isReadable(touchIndex) {
-            let devices = touch.devices.count
             touch.handleReadable { send(.touch($0), at: Self.touchTime($0)) }
-            if touch.devices.count != devices { send(.inputDevices(touch.devices.map(\.description)), at: MonotonicClock.now()) }
+            touchDevicesChanged()
         }
     }
 
@@ -201,6 +208,14 @@ final class FrameLoop {
     }
 
     // MARK: touch
+
+    /// The core hears of touchscreens plugged, unplugged, grabbed or let go
+    /// (`TouchInput.generation` counts those changes).
+    private func touchDevicesChanged() {
+        guard let touch, touch.generation != touchGeneration else { return }
+        touchGeneration = touch.generation
+        core.send(.inputDevices(touch.devices.map(\.description)), at: MonotonicClock.now())
+    }
 
     /// When a touch happened: its kernel time on the monotonic clock, so
     /// the exercise sees when the finger really moved, not when the loop

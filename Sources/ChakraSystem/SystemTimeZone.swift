@@ -1,15 +1,5 @@
 import Glibc
 
-/// The wall clock (CLOCK_REALTIME) in seconds since 1970, UTC. Unlike the
-/// monotonic clock it can jump (NTP steps, a clock set by hand).
-public enum WallClock {
-    public static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-}
-
 /// Local time by the C library's rules: the zone in $TZ, else
 /// /etc/localtime (read once; `reload()` reads it again after the system's
 /// zone changed). The C library keeps one zone per process, so tests that

@@ -20,10 +20,9 @@ import Logging
 /// turns what it reads into inputs, and carries out the effects.
 ///
 /// Effects wait in a queue the shell drains with `nextEffect()` (no array
-/// per call: a frame's `.tick` → `.draw` allocates nothing); `handle`
-/// returns them as an array instead, for tests and rare inputs. Carrying
-/// out an effect may feed new inputs (a VT release cancels touches); they
-/// queue behind.
+/// per call: a frame's `.tick` → `.draw` allocates nothing). Carrying out
+/// an effect may feed new inputs (a VT release cancels touches, a drawn
+/// frame is presented); their effects queue behind.
 public final class DaemonCore {
     public internal(set) var configuration: DaemonConfiguration
     let startTime: Double
@@ -116,16 +115,6 @@ public final class DaemonCore {
     }
 
     // MARK: inputs and effects
-
-    /// Handles `input` at monotonic `time` and returns the effects it led
-    /// to (and any still queued).
-    @discardableResult
-    public func handle(_ input: DaemonInput, at time: Double) -> [DaemonEffect] {
-        send(input, at: time)
-        var all: [DaemonEffect] = []
-        while let effect = nextEffect() { all.append(effect) }
-        return all
-    }
 
     /// Handles `input` at `time`; its effects queue for `nextEffect()`.
     public func send(_ input: DaemonInput, at time: Double) {
