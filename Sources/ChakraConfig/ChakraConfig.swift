@@ -43,6 +43,12 @@ public struct ChakraConfig: Sendable, Equatable {
         /// Backlight under /sys/class/backlight: nil picks the first one,
         /// `.disabled` ("none") never touches one.
         public var backlight: BacklightChoice = .auto
+        /// The HDMI-CEC adapter that puts the TV in standby and wakes it:
+        /// the first /dev/cec* there is (`.auto`), none, or a path.
+        public var cec: CECChoice = .auto
+        /// Seconds a touch wakes a screen that is off by schedule or by
+        /// `chakractl display off`; 0: touches do not wake it.
+        public var wakeOnTouch = 0.0
         public init() {}
     }
 
@@ -161,6 +167,12 @@ public enum HapticsChoice: Sendable, Equatable {
 public enum BacklightChoice: Sendable, Equatable {
     case auto, disabled
     case named(String)
+}
+
+/// "" (the first /dev/cec* adapter, if any), "none", or a device path.
+public enum CECChoice: Sendable, Equatable {
+    case auto, disabled
+    case device(String)
 }
 
 /// "auto" (the VT on standard input, if any), "none", or a VT number.

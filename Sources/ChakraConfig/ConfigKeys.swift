@@ -94,6 +94,22 @@ public enum ConfigKeys {
             case .named(let name): .string(name)
             }
         }).restartOnly(),
+        ConfigKey(path: "display.cec", read: { config, value throws(ConfigProblem) in
+            let text = try string(value)
+            guard text.isEmpty || text == "none" || text.hasPrefix("/") else {
+                throw ConfigProblem("must be a device path (/dev/cec0), \"\" (the first adapter) or \"none\" (got \(value))")
+            }
+            config.display.cec = text.isEmpty ? .auto : text == "none" ? .disabled : .device(text)
+        }, write: {
+            switch $0.display.cec {
+            case .auto: .string("")
+            case .disabled: .string("none")
+            case .device(let path): .string(path)
+            }
+        }).restartOnly(),
+        ConfigKey(path: "display.wake_on_touch", read: { config, value throws(ConfigProblem) in
+            config.display.wakeOnTouch = try number(value, in: 0...86400)
+        }, write: { .double($0.display.wakeOnTouch) }),
     ]
 
     static let input: [ConfigKey] = [

@@ -57,6 +57,13 @@ public protocol DisplayOutput: AnyObject {
     func suspend()
     /// The VT is back: take the screen again; the next present re-sets the mode.
     func resume()
+    /// Powers the display down (`on: false`: no signal, the panel goes to
+    /// standby; `isReady` stays false and nothing is presented until it is
+    /// powered up) or up again (the mode set again, a redraw requested), and
+    /// reads the state back. Idempotent.
+    func setPower(on: Bool) -> DisplayPowerReport
+    /// True between `setPower(on: false)` and `setPower(on: true)`.
+    var isPoweredDown: Bool { get }
     /// The memory now on screen, for snapshots; nil before the first frame.
     func frontBuffer() -> PixelBuffer?
     /// Puts back what was on screen before (the previous CRTC, the fbdev

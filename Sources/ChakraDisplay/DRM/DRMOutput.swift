@@ -272,4 +272,10 @@ public final class DRMOutput: DisplayOutput {
         if ((try? Poller.wait(&descriptors, milliseconds: 200)) ?? 0) > 0 { _ = events.dispatch(fd: device.fd) }
         flipPendingSince = nil
     }
+
+    // Placeholder until display power lands (issue 15): not yet wired to the device.
+    public func setPower(on: Bool) -> DisplayPowerReport {
+        DisplayPowerReport(part: "output", on: on, method: "none", check: .failed("not implemented yet"))
+    }
+    public var isPoweredDown: Bool { false }
 }

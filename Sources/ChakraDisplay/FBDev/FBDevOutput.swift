@@ -238,4 +238,10 @@ public final class FBDevOutput: DisplayOutput {
             logger.debug("fbdev: restoring the screen info: \(SystemError(call: "FBIOPUT_VSCREENINFO", errno: errno))")
         }
     }
+
+    // Placeholder until display power lands (issue 15): not yet wired to the device.
+    public func setPower(on: Bool) -> DisplayPowerReport {
+        DisplayPowerReport(part: "output", on: on, method: "none", check: .failed("not implemented yet"))
+    }
+    public var isPoweredDown: Bool { false }
 }

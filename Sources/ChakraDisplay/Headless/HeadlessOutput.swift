@@ -33,7 +33,7 @@ public final class HeadlessOutput: DisplayOutput {
     public var isVBlankTimed: Bool { false }
     public var usesConsole: Bool { false }
     public var pollDescriptors: [Int32] { [] }
-    public var isReady: Bool { true }
+    public var isReady: Bool { !isPoweredDown }
     public var nextMaintenance: Double? { nil }
 
     public func drawBuffer() -> PixelBuffer { frame.pixels }
@@ -60,6 +60,14 @@ public final class HeadlessOutput: DisplayOutput {
     public func takeRedrawRequest() -> Bool { false }
     public func suspend() {}
     public func resume() {}
+
+    /// No screen to power: the state is kept so the loop draws nothing
+    /// while "off", as on a real display.
+    public func setPower(on: Bool) -> DisplayPowerReport {
+        isPoweredDown = !on
+        return DisplayPowerReport(part: "headless", on: on, method: "none", check: .unchecked("no display to power"))
+    }
+    public private(set) var isPoweredDown = false
     public func frontBuffer() -> PixelBuffer? { presented > 0 ? frame.pixels : nil }
     public func close() {}
 }
