@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraDisplay
 import ChakraSystem
 import Foundation
 import Testing
@@ -90,6 +91,36 @@ struct PowerAndTimesTests {
             #expect(error.description == "cannot open \(brightness): No such device")
         }
         #expect(found.percent == 25)
+    }
+
+    /// `bl_power` written and read back; a backlight without it is
+    /// unchecked, one that cannot be written fails with the reason.
+    @Test func backlightPower() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chakra-bl-power-\(getpid())-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for name in ["panel", "bare"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + name, withIntermediateDirectories: true)
+            try "255\n".write(toFile: root + "/\(name)/max_brightness", atomically: false, encoding: .utf8)
+            try "128\n".write(toFile: root + "/\(name)/brightness", atomically: false, encoding: .utf8)
+        }
+        let power = root + "/panel/bl_power"
+        try "0\n".write(toFile: power, atomically: false, encoding: .utf8)
+        let panel = try #require(try Backlight.open(.named("panel"), root: root).get())
+
+        let off = panel.setPower(on: false)
+        #expect(off == DisplayPowerReport(part: "backlight", on: false, method: "bl_power", check: .confirmed("bl_power=4")))
+        #expect(try String(contentsOfFile: power, encoding: .utf8) == "4\n")
+        #expect(panel.percent == 50)   // the level is kept for when it comes back
+        #expect(panel.setPower(on: true).check == .confirmed("bl_power=0"))
+        #expect(try String(contentsOfFile: power, encoding: .utf8) == "0\n")
+
+        let bare = try #require(try Backlight.open(.named("bare"), root: root).get())
+        #expect(bare.setPower(on: false).check == .unchecked("\(root)/bare/bl_power does not exist"))
+
+        SyscallFaults.inject(EACCES, into: "open(\(power))")
+        defer { SyscallFaults.remove(matching: "open(\(power))") }
+        #expect(panel.setPower(on: false).check == .failed("cannot open \(power): Permission denied"))
+        #expect(try String(contentsOfFile: power, encoding: .utf8) == "0\n")
     }
 
     /// A reload applies what the file changed; run-time `set`s survive it;

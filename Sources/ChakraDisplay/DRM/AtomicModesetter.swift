@@ -12,6 +12,7 @@ final class AtomicModesetter: KMSModesetter {
     private let fd: Int32
     private let pipeline: KMSPipeline
     private let planeID: UInt32
+    private let ids: AtomicPipelineIDs
     private let table: AtomicPropertyTable
     /// The plane's FB_ID property: all a flip sets.
     private let planeFB: UInt32
@@ -28,6 +29,7 @@ final class AtomicModesetter: KMSModesetter {
                                         crtc: names(pipeline.choice.crtcID, UInt32(DRM_MODE_OBJECT_CRTC)),
                                         plane: names(planeID, UInt32(DRM_MODE_OBJECT_PLANE)))
         (fd, self.pipeline, self.planeID, planeFB) = (device.fd, pipeline, planeID, table[.planeFB])
+        ids = AtomicPipelineIDs(connector: pipeline.choice.connector.id, crtc: pipeline.choice.crtcID, plane: planeID)
     }
 
     deinit {
@@ -42,18 +44,9 @@ final class AtomicModesetter: KMSModesetter {
         try Syscall.drm("drmModeCreatePropertyBlob(mode)", {
             drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob)
         })
-        let w = UInt64(pipeline.width), h = UInt64(pipeline.height)
-        let crtc = UInt64(pipeline.choice.crtcID)
         do {
-            try commit("modeset", [
-                (pipeline.choice.connector.id, .connectorCRTC, crtc),
-                (pipeline.choice.crtcID, .crtcMode, UInt64(blob)), (pipeline.choice.crtcID, .crtcActive, 1),
-                (planeID, .planeFB, UInt64(framebuffer)), (planeID, .planeCRTC, crtc),
-                (planeID, .planeSourceX, 0), (planeID, .planeSourceY, 0),
-                (planeID, .planeSourceWidth, w << 16), (planeID, .planeSourceHeight, h << 16),   // 16.16 fixed point
-                (planeID, .planeCRTCX, 0), (planeID, .planeCRTCY, 0),
-                (planeID, .planeCRTCWidth, w), (planeID, .planeCRTCHeight, h),
-            ], flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
+            try commit("modeset", AtomicRequest.modeset(ids, modeBlob: blob, framebuffer: framebuffer, width: pipeline.width, height: pipeline.height),
+                       flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
         } catch {
             drmModeDestroyPropertyBlob(fd, blob)
             throw error
@@ -69,20 +62,37 @@ final class AtomicModesetter: KMSModesetter {
     }
 
     func disable() throws(SystemError) {
-        try commit("disable", [
-            (pipeline.choice.connector.id, .connectorCRTC, 0),
-            (pipeline.choice.crtcID, .crtcMode, 0), (pipeline.choice.crtcID, .crtcActive, 0),
-            (planeID, .planeFB, 0), (planeID, .planeCRTC, 0),
-        ], flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
+        try commit("disable", AtomicRequest.disable(ids), flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
+    }
+
+    var powerMethod: String { "atomic ACTIVE" }
+
+    /// A change of ACTIVE is a modeset to the kernel (ALLOW_MODESET), though
+    /// nothing else changes.
+    func powerDown() throws(SystemError) {
+        try commit("power down", AtomicRequest.power(ids, on: false), flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET))
+    }
+
+    /// The whole state rather than ACTIVE=1 alone: while the VT was away the
+    /// console put its own framebuffer (and perhaps mode) on the CRTC.
+    func powerUp(framebuffer: UInt32) throws(SystemError) {
+        try modeset(framebuffer: framebuffer)
+    }
+
+    func readPower() throws(SystemError) -> KMSPowerReading {
+        let crtc = ids.crtc
+        let properties = try KMSProbe.readProperties(fd: fd, object: crtc, type: UInt32(DRM_MODE_OBJECT_CRTC))
+        guard let active = properties["ACTIVE"] else { throw SystemError(call: "crtc \(crtc) ACTIVE property", errno: ENOENT) }
+        return .active(crtc: crtc, value: active.value)
     }
 
     /// Tests the request, then commits it (blocking).
-    private func commit(_ what: String, _ values: [(object: UInt32, property: KMSProperty, value: UInt64)], flags: UInt32) throws(SystemError) {
+    private func commit(_ what: String, _ values: [AtomicValue], flags: UInt32) throws(SystemError) {
         guard let request = drmModeAtomicAlloc() else { throw SystemError(call: "drmModeAtomicAlloc", errno: ENOMEM) }
         defer { drmModeAtomicFree(request) }
-        for (object, property, value) in values {
-            guard drmModeAtomicAddProperty(request, object, table[property], value) >= 0 else {
-                throw SystemError(call: "drmModeAtomicAddProperty(\(property.name))", errno: ENOMEM)
+        for item in values {
+            guard drmModeAtomicAddProperty(request, item.object, table[item.property], item.value) >= 0 else {
+                throw SystemError(call: "drmModeAtomicAddProperty(\(item.property.name))", errno: ENOMEM)
             }
         }
         let fd = fd

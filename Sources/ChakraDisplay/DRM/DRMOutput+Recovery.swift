@@ -8,6 +8,9 @@ import Logging
 /// waiting (for the display to come back, for master).
 extension DRMOutput {
     public var nextMaintenance: Double? {
+        // Powered down: nothing to keep up until powered up (which checks
+        // the connection); uevents still wake the loop for hotplug.
+        if poweredDown { return nil }
         // Asked every frame: no arrays (no allocation).
         var next = nextConnectorCheck ?? 0
         if let since = flipPendingSince { next = min(next, since + Self.flipTimeout) }
@@ -16,6 +19,7 @@ extension DRMOutput {
     }
 
     public func maintain(now: Double) {
+        if poweredDown { return }
         if let since = flipPendingSince, now - since > Self.flipTimeout {
             logger.warning("drm: page flip did not complete within \(Self.flipTimeout) s; setting the mode again")
             flipPendingSince = nil

@@ -60,6 +60,9 @@ public final class DRMOutput: DisplayOutput {
     /// Flips refused with EINVAL right after a modeset that worked, in a row.
     var flipRejections = 0
     var dirtyUnsupported = false
+    /// Powered down on request (`setPower(on: false)`): nothing is drawn,
+    /// and the CRTC stays dark through VT switches and hotplug.
+    var poweredDown = false
 
     /// Opens the asked device, or the first /dev/dri/card* that can light a
     /// connector; the error names each device and why it could not.
@@ -147,7 +150,7 @@ public final class DRMOutput: DisplayOutput {
     public var pollDescriptors: [Int32] { [device.fd] + (uevents.map { [$0.descriptor] } ?? []) }
 
     public var isReady: Bool {
-        !closed && active && !masterLost && connected && flipPendingSince == nil && retryAt == nil
+        !closed && active && !masterLost && connected && !poweredDown && flipPendingSince == nil && retryAt == nil
     }
 
     public var isWaitingForDisplay: Bool { !connected }
@@ -253,29 +256,31 @@ public final class DRMOutput: DisplayOutput {
         }
         needsModeset = true
         redrawRequested = true
+        // The console lit the CRTC while the VT was away: dark again.
+        if poweredDown, !masterLost { keepPoweredDown(after: "the VT came back") }
     }
 
     public func close() {
         guard !closed else { return }
         closed = true
-        waitForPendingFlip()
+        completePendingFlip()
         if device.isMaster || (try? device.becomeMaster()) != nil {
             for state in saved.reversed() { logger.info("drm: \(state.restore(device: device))") }
+            // The console comes back lit: SetCrtc lights an atomic driver's
+            // CRTC by itself, but a connector's DPMS stays off.
+            if poweredDown, let legacy = modesetter as? LegacyModesetter {
+                do { try legacy.dpmsOn() } catch { logger.info("drm: DPMS on for the console: \(error)") }
+            }
         }
         buffers.removeAll()   // framebuffers, mappings, dumb buffers
     }
 
-    /// A flip in flight would make the restoring SetCrtc fail with EBUSY.
-    private func waitForPendingFlip() {
+    /// Waits for a flip in flight (up to 200 ms) and takes its completion:
+    /// a commit or SetCrtc while it is pending fails with EBUSY.
+    func completePendingFlip() {
         guard flipPendingSince != nil else { return }
         var descriptors = [pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)]
-        if ((try? Poller.wait(&descriptors, milliseconds: 200)) ?? 0) > 0 { _ = events.dispatch(fd: device.fd) }
+        if ((try? Poller.wait(&descriptors, milliseconds: 200)) ?? 0) > 0, events.dispatch(fd: device.fd) { show(back) }
         flipPendingSince = nil
     }
-
-    // Placeholder until display power lands (issue 15): not yet wired to the device.
-    public func setPower(on: Bool) -> DisplayPowerReport {
-        DisplayPowerReport(part: "output", on: on, method: "none", check: .failed("not implemented yet"))
-    }
-    public var isPoweredDown: Bool { false }
 }

@@ -82,9 +82,16 @@ struct KMSProbe {
         return planes
     }
 
-    /// An object's properties by name: id and current value.
+    /// An object's properties by name: id and current value; empty when
+    /// they cannot be listed.
     static func properties(fd: Int32, object: UInt32, type: UInt32) -> [String: (id: UInt32, value: UInt64)] {
-        guard let list = drmModeObjectGetProperties(fd, object, type) else { return [:] }
+        (try? readProperties(fd: fd, object: object, type: type)) ?? [:]
+    }
+
+    /// The same, with the failure to list them (a read-back must tell
+    /// "could not read" from "not there").
+    static func readProperties(fd: Int32, object: UInt32, type: UInt32) throws(SystemError) -> [String: (id: UInt32, value: UInt64)] {
+        let list = try Syscall.pointer("drmModeObjectGetProperties(\(object))", { drmModeObjectGetProperties(fd, object, type) })
         defer { drmModeFreeObjectProperties(list) }
         var byName: [String: (id: UInt32, value: UInt64)] = [:]
         for index in 0..<Int(list.pointee.count_props) {

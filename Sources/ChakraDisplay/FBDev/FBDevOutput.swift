@@ -30,6 +30,11 @@ public final class FBDevOutput: DisplayOutput {
     var active = true
     var redrawRequested = false
     var closed = false
+    /// Powered down on request: nothing drawn; blanked again after a VT switch.
+    var poweredDown = false
+    /// How FBIOBLANK is read back, looked for at the first power change:
+    /// .some(nil) when there is no way.
+    var powerReadBack: FBDevPowerReadBack??
 
     public init(options: OutputOptions, logger: Logger) throws {
         let path = options.device ?? "/dev/fb0"
@@ -155,7 +160,7 @@ public final class FBDevOutput: DisplayOutput {
     public var isVBlankTimed: Bool { vsync }
     public var usesConsole: Bool { true }
     public var pollDescriptors: [Int32] { [] }
-    public var isReady: Bool { active && !closed }
+    public var isReady: Bool { active && !closed && !poweredDown }
     public var nextMaintenance: Double? { nil }
 
     private func page(_ index: Int) -> PixelBuffer {
@@ -219,6 +224,11 @@ public final class FBDevOutput: DisplayOutput {
             logger.warning("fbdev: cannot put the screen info back: \(SystemError(call: "FBIOPUT_VSCREENINFO", errno: errno))")
         }
         redrawRequested = true
+        // The console unblanked the screen, and on DRM's emulation setting
+        // the screen info lights the CRTC: dark again.
+        if poweredDown {
+            do { try blank(FB_BLANK_POWERDOWN) } catch { logger.warning("fbdev: the VT came back while powered down: \(error)") }
+        }
     }
 
     public func close() {
@@ -226,6 +236,7 @@ public final class FBDevOutput: DisplayOutput {
         closed = true
         if active { memset(memory, 0, memoryLength) }   // not another VT's picture
         Self.putBack(original, fd: fd, logger: logger)
+        if poweredDown, active { try? blank(FB_BLANK_UNBLANK) }   // the console comes back lit
         munmap(memory, memoryLength)
         Descriptor.close(fd)
     }
@@ -239,9 +250,41 @@ public final class FBDevOutput: DisplayOutput {
         }
     }
 
-    // Placeholder until display power lands (issue 15): not yet wired to the device.
+    public var isPoweredDown: Bool { poweredDown }
+
+    /// FBIOBLANK: FB_BLANK_POWERDOWN (the panel gets no signal) and
+    /// FB_BLANK_UNBLANK. Drivers without a blank operation (vfb, many
+    /// simple ones) refuse with EINVAL. fbdev has no read-back of its own;
+    /// DRM's emulation is read back through its DRM device
+    /// (`FBDevPowerReadBack`).
     public func setPower(on: Bool) -> DisplayPowerReport {
-        DisplayPowerReport(part: "output", on: on, method: "none", check: .failed("not implemented yet"))
+        poweredDown = !on
+        if on { redrawRequested = true }
+        let check = powerCheck(on: on)
+        let report = DisplayPowerReport(part: "fbdev", on: on, method: "FBIOBLANK", check: check)
+        if check.isFailure { logger.warning("fbdev: \(report.summary)") } else { logger.info("fbdev: \(report.summary)") }
+        return report
     }
-    public var isPoweredDown: Bool { false }
+
+    private func powerCheck(on: Bool) -> DisplayPowerCheck {
+        if closed { return .failed("the output is closed") }
+        if !active {
+            return on ? .unchecked("the VT is switched away; the screen is unblanked when it comes back")
+                      : .failed("the VT is switched away (another console has the screen); it is blanked when the VT comes back")
+        }
+        if powerReadBack == nil { powerReadBack = .some(FBDevPowerReadBack.open(framebuffer: path)) }
+        do throws(SystemError) { try blank(on ? FB_BLANK_UNBLANK : FB_BLANK_POWERDOWN) } catch {
+            guard error.errno == EINVAL else { return .failed("\(error)") }
+            // Never powered down, so lit: nothing failed when powering up.
+            return on ? .unchecked("FBIOBLANK is not supported by this driver; the screen was never powered down")
+                      : .failed("FBIOBLANK: powering down is not supported by this driver (\(error.reason))")
+        }
+        guard let readBack = powerReadBack ?? nil else { return .unchecked("FBIOBLANK accepted") }
+        return readBack.check(wanted: on)
+    }
+
+    private func blank(_ level: Int) throws(SystemError) {
+        let name = level == FB_BLANK_UNBLANK ? "FB_BLANK_UNBLANK" : "FB_BLANK_POWERDOWN"
+        try Syscall.check("FBIOBLANK(\(path), \(name))", { CLinux_ioctl_value(fd, UInt(FBIOBLANK), UInt(level)) })
+    }
 }
