@@ -293,24 +293,27 @@ struct CECControllerTests {
     }
 
     /// On a real adapter with a TV (or the test TV of tests/vm/cases/
-    /// cec_tools.py) on the bus: CHAKRA_CEC_DEVICE=/dev/cec1. Skipped
-    /// everywhere else (the host has no /dev/cec*).
+    /// cec_tools.py) on the bus: CHAKRA_CEC_DEVICE=/dev/cec1 (or "auto"),
+    /// CHAKRA_CEC_EXPECT the kind of check both reports must have
+    /// (default "confirmed"); the reports are printed for the VM case to
+    /// read. Skipped everywhere else (the host has no /dev/cec*).
     @Test(.enabled(if: getenv("CHAKRA_CEC_DEVICE") != nil))
     func realAdapterRoundTrip() throws {
-        let path = String(cString: getenv("CHAKRA_CEC_DEVICE"))
-        let controller = try #require(try CECController.open(choice: .device(path), logger: logger))
+        let device = String(cString: getenv("CHAKRA_CEC_DEVICE"))
+        let expected = getenv("CHAKRA_CEC_EXPECT").map { String(cString: $0) } ?? "confirmed"
+        let controller = try #require(try CECController.open(choice: device == "auto" ? .auto : .device(device), logger: logger))
         defer { controller.close() }
-        #expect(controller.summary.hasPrefix("cec \(path) "))
+        print("CEC summary: \(controller.summary)")
         for on in [false, true] {
             controller.request(on: on)
             let poller = Poller(descriptors: [controller.descriptor])
-            #expect(try poller.wait(timeout: 15))
+            #expect(try poller.wait(timeout: 20))
             let reports = controller.takeReports()
             #expect(reports.count == 1)
             let report = try #require(reports.first)
-            print("CEC report: \(report.summary); \(controller.summary)")
+            print("CEC report: \(report.summary)")
             #expect(report.on == on)
-            #expect(report.check == .confirmed(on ? "TV reports on" : "TV reports standby"))
+            #expect(report.check.kind == expected)
         }
     }
 }

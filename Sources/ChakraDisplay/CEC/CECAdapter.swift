@@ -71,18 +71,17 @@ public final class CECAdapter: CECBus {
 
     /// Makes the adapter a Playback device called `osdName` (what the TV
     /// lists in its source menu). Blocks while the kernel polls for a free
-    /// address (4, 8 or 11) when the physical address is valid.
+    /// address (4, 8 or 11) when the physical address is valid. An adapter
+    /// another program configured as something else is left alone (EBUSY):
+    /// clearing it would take the bus from under that program.
     @discardableResult
     public func claimPlaybackAddress(osdName: String) throws(SystemError) -> Claim {
         var current = try logicalAddressState()
         guard canClaim else { return .driver }
         let types = withUnsafeBytes(of: current.log_addr_type) { Array($0.prefix(Int(current.num_log_addrs))) }
         if types.contains(UInt8(CEC_LOG_ADDR_TYPE_PLAYBACK)) { return .kept }
-        if current.num_log_addrs > 0 {
-            // Configured as something else: the kernel refuses a new set
-            // (EBUSY) until the old one is cleared.
-            var clear = cec_log_addrs()
-            try Syscall.check("CEC_ADAP_S_LOG_ADDRS(\(path), clear)") { CLinux_ioctl_pointer(fd, CLinux_CEC_ADAP_S_LOG_ADDRS(), &clear) }
+        if let other = types.first {
+            throw SystemError(call: "CEC_ADAP_S_LOG_ADDRS(\(path)): configured as \(Self.typeName(other)) by another program", errno: EBUSY)
         }
         current = cec_log_addrs()
         // CEC 1.4: what most TVs speak; 2.0 would add features to declare
@@ -98,6 +97,11 @@ public final class CECAdapter: CECBus {
         }
         try Syscall.check("CEC_ADAP_S_LOG_ADDRS(\(path))") { CLinux_ioctl_pointer(fd, CLinux_CEC_ADAP_S_LOG_ADDRS(), &current) }
         return current.log_addr_mask == 0 ? .pending : .claimed
+    }
+
+    private static func typeName(_ type: UInt8) -> String {
+        let names = ["a TV", "a recorder", "a tuner", "a playback device", "an audio system", "a specific device", "unregistered"]
+        return Int(type) < names.count ? names[Int(type)] : "type \(type)"
     }
 
     public func addresses() throws(SystemError) -> CECAddresses {

@@ -41,7 +41,15 @@ public final class CECController {
             let paths = adapters(in: directory)
             for path in paths {
                 do {
-                    return try CECController(adapter: configure(path), logger: logger)
+                    let adapter = try CECAdapter(path: path)
+                    // 0.0.0.0 is the root of the HDMI tree: the adapter of
+                    // an HDMI input, a TV's own side. A source never has it.
+                    if try adapter.addresses().physical == CECPhysicalAddress(raw: 0) {
+                        logger.info("cec: \(path) not used: physical address 0.0.0.0 (an HDMI input, the TV's side)")
+                        continue
+                    }
+                    try adapter.claimPlaybackAddress(osdName: osdName)
+                    return try CECController(adapter: adapter, logger: logger)
                 } catch {
                     logger.info("cec: \(path) not used: \(error)")
                 }
@@ -50,6 +58,9 @@ public final class CECController {
             return nil
         }
     }
+
+    /// The name the TV lists for this source.
+    static let osdName = "chakra"
 
     /// /dev/cec* in number order (cec2 before cec10).
     static func adapters(in directory: String) -> [String] {
@@ -66,7 +77,7 @@ public final class CECController {
 
     private static func configure(_ path: String) throws(SystemError) -> CECAdapter {
         let adapter = try CECAdapter(path: path)
-        try adapter.claimPlaybackAddress(osdName: "chakra")
+        try adapter.claimPlaybackAddress(osdName: osdName)
         return adapter
     }
 
