@@ -1,6 +1,7 @@
 // Kernel interfaces Glibc's Swift module does not bring in: the legacy
 // framebuffer (linux/fb.h), the console (linux/kd.h, linux/vt.h), HDMI-CEC
-// adapters (linux/cec.h), signalfd, eventfd and kobject uevents. Header-only: nothing to link. Imported by
+// adapters (linux/cec.h, which needs sys/ioctl.h before it), signalfd,
+// eventfd and kobject uevents. Header-only: nothing to link. Imported by
 // ChakraSystem (signalfd, eventfd, thread names) and ChakraDisplay.
 #ifndef CHAKRA_CLINUXKERNEL_SHIM_H
 #define CHAKRA_CLINUXKERNEL_SHIM_H
@@ -30,16 +31,14 @@ static inline int CLinux_ioctl_value(int fd, unsigned long request, unsigned lon
     return ioctl(fd, request, argument);
 }
 
-// _IOW(...) is a function-like macro and does not import.
+// _IOW(...) is a function-like macro and does not import: one function
+// per request.
 static inline unsigned long CLinux_FBIO_WAITFORVSYNC(void) { return FBIO_WAITFORVSYNC; }
 static inline unsigned long CLinux_CEC_ADAP_G_CAPS(void) { return CEC_ADAP_G_CAPS; }
 static inline unsigned long CLinux_CEC_ADAP_G_PHYS_ADDR(void) { return CEC_ADAP_G_PHYS_ADDR; }
 static inline unsigned long CLinux_CEC_ADAP_G_LOG_ADDRS(void) { return CEC_ADAP_G_LOG_ADDRS; }
 static inline unsigned long CLinux_CEC_ADAP_S_LOG_ADDRS(void) { return CEC_ADAP_S_LOG_ADDRS; }
 static inline unsigned long CLinux_CEC_TRANSMIT(void) { return CEC_TRANSMIT; }
-static inline unsigned long CLinux_CEC_RECEIVE(void) { return CEC_RECEIVE; }
-static inline unsigned long CLinux_CEC_DQEVENT(void) { return CEC_DQEVENT; }
-static inline unsigned long CLinux_CEC_G_MODE(void) { return CEC_G_MODE; }
 static inline unsigned long CLinux_CEC_S_MODE(void) { return CEC_S_MODE; }
 
 // prctl is variadic too. PR_SET_NAME names the calling thread (15 bytes),
