@@ -40,6 +40,7 @@ struct CECPowerSequence {
     var replyTimeout: UInt32 = 1000
 
     static let part = "cec"
+    static let hotplugDropped = "Standby acknowledged; then the TV dropped its hotplug line (as many do in standby) and took our CEC address with it: it cannot be asked its power status"
     static let noAddress = "no CEC logical address: the adapter has no physical address (the HDMI cable out, or the TV off with its hotplug line low)"
 
     func run(on: Bool) -> DisplayPowerReport {
@@ -113,7 +114,13 @@ struct CECPowerSequence {
         while true {
             do throws(SystemError) {
                 try beforeAsking()
-                guard let me = try bus.addresses().logical else { throw SystemError(call: "CEC_ADAP_G_LOG_ADDRS", errno: ENONET) }
+                guard let me = try bus.addresses().logical else {
+                    // Many TVs drop the hotplug line in standby, and the
+                    // source's address goes with it: nobody left to ask,
+                    // but a sign the TV did go.
+                    if wanted == .standby { return .unchecked(Self.hotplugDropped) }
+                    throw SystemError(call: "CEC_ADAP_G_LOG_ADDRS", errno: ENONET)
+                }
                 let result = try bus.transmit(.giveDevicePowerStatus(from: me), awaiting: .reportPowerStatus,
                                               timeoutMilliseconds: replyTimeout)
                 if let failure = result.sendFailure {

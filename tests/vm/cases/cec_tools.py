@@ -10,7 +10,7 @@ script is the TV, on the input adapter, in a second process.
       One line per adapter: driver, name, capabilities, physical address,
       logical addresses.
 
-  cec_tools.py tv DEVICE [MODE] [TRANSITIONS]
+  cec_tools.py tv DEVICE [MODE] [TRANSITIONS] [hotplug]
       Claims logical address 0 (TV) on DEVICE as its exclusive follower,
       prints "tv: ready ..." and then one line per message it receives:
         rx 40:36 Standby from 4
@@ -23,14 +23,21 @@ script is the TV, on the input adapter, in a second process.
         silent  never: the question is acknowledged and left unanswered
         abort   Feature Abort (unrecognized opcode)
       Each answer is printed too ("tx 04:90:01 Report Power Status
-      standby"). Runs until SIGTERM or SIGINT (then clears its logical
-      address: a TV switched off the bus) or 600 s.
+      standby"). With "hotplug" it behaves like the many TVs that drop
+      the hotplug line in standby: after Standby, vivid's first HDMI output
+      loses its display ("Display Present" off), so the source's adapter
+      loses its physical address; after Image View On the display is back
+      and the EDID set again, which gives it back 1.0.0.0 ("tv: hotplug
+      low" / "tv: hotplug high"). Runs until SIGTERM or SIGINT (then clears
+      its logical address: a TV switched off the bus) or 600 s.
 
-Structure layouts and ioctl numbers are those of linux/cec.h on 64-bit,
-computed here with _IOC like the C macros.
+Structure layouts and ioctl numbers are those of linux/cec.h and
+linux/videodev2.h on 64-bit, computed here with _IOC like the C macros.
 """
 
+import ctypes
 import errno
+import glob
 import fcntl
 import os
 import signal
@@ -51,6 +58,10 @@ def _ioc(direction, number, size):
     return (direction << 30) | (size << 16) | (ord("a") << 8) | number
 
 
+def _vioc(direction, number, size):
+    return (direction << 30) | (size << 16) | (ord("V") << 8) | number
+
+
 _IOW, _IOR, _IOWR = 1, 2, 3
 CEC_ADAP_G_CAPS = _ioc(_IOWR, 0, CEC_CAPS.size)
 CEC_ADAP_G_PHYS_ADDR = _ioc(_IOR, 1, 2)
@@ -59,6 +70,16 @@ CEC_ADAP_S_LOG_ADDRS = _ioc(_IOWR, 4, CEC_LOG_ADDRS.size)
 CEC_TRANSMIT = _ioc(_IOWR, 5, CEC_MSG.size)
 CEC_RECEIVE = _ioc(_IOWR, 6, CEC_MSG.size)
 CEC_S_MODE = _ioc(_IOW, 9, 4)
+
+V4L2_EDID = struct.Struct("8IP")  # pad, start_block, blocks, reserved[5], edid pointer
+VIDIOC_S_CTRL = _vioc(_IOWR, 28, 8)  # struct v4l2_control: id, value
+VIDIOC_G_EDID = _vioc(_IOWR, 40, V4L2_EDID.size)
+VIDIOC_S_EDID = _vioc(_IOWR, 41, V4L2_EDID.size)
+VIDIOC_S_OUTPUT = _vioc(_IOWR, 47, 4)
+VIVID_CID_DISPLAY_PRESENT = 0x00F0F000 + 44
+# vivid's defaults: input_types 0xe4 makes input 3 the HDMI one,
+# output_types 0x02 output 1.
+VIVID_HDMI_INPUT, VIVID_HDMI_OUTPUT = 3, 1
 
 CEC_MODE_INITIATOR, CEC_MODE_EXCL_FOLLOWER = 0x01, 0x20
 CEC_LOG_ADDR_TYPE_TV, CEC_OP_PRIM_DEVTYPE_TV, CEC_OP_ALL_DEVTYPE_TV = 0, 0, 0x80
@@ -134,7 +155,42 @@ def transmit(fd, data):
     say(f"tx {hex_frame(data)} {name}{detail}" + ("" if status & CEC_TX_STATUS_OK else f" (tx_status 0x{status:02x})"))
 
 
-def tv(path, mode, transitions):
+def video_node(name):
+    for entry in sorted(glob.glob("/sys/class/video4linux/video*")):
+        with open(f"{entry}/name") as file:
+            if file.read().strip() == name:
+                return "/dev/" + os.path.basename(entry)
+    sys.exit(f"no video node named {name}")
+
+
+class Hotplug:
+    """The hotplug line of vivid's first HDMI output, as its TV would
+    drive it: the display absent (no physical address for the source), or
+    present with the input's EDID."""
+
+    def __init__(self):
+        self.capture = os.open(video_node("vivid-000-vid-cap"), os.O_RDWR)
+        self.output = os.open(video_node("vivid-000-vid-out"), os.O_RDWR)
+        fcntl.ioctl(self.output, VIDIOC_S_OUTPUT, struct.pack("i", VIVID_HDMI_OUTPUT))
+        count = V4L2_EDID.unpack(fcntl.ioctl(self.capture, VIDIOC_G_EDID, V4L2_EDID.pack(VIVID_HDMI_INPUT, 0, 0, 0, 0, 0, 0, 0, 0)))[2]
+        self.edid = ctypes.create_string_buffer(count * 128)
+        self.blocks = count
+        fcntl.ioctl(self.capture, VIDIOC_G_EDID, self._edid_request())
+
+    def _edid_request(self):
+        return V4L2_EDID.pack(VIVID_HDMI_INPUT, 0, self.blocks, 0, 0, 0, 0, 0, ctypes.addressof(self.edid))
+
+    def low(self):
+        fcntl.ioctl(self.output, VIDIOC_S_CTRL, struct.pack("Ii", VIVID_CID_DISPLAY_PRESENT, 0))
+        say("tv: hotplug low")
+
+    def high(self):
+        fcntl.ioctl(self.output, VIDIOC_S_CTRL, struct.pack("Ii", VIVID_CID_DISPLAY_PRESENT, 1))
+        fcntl.ioctl(self.capture, VIDIOC_S_EDID, self._edid_request())
+        say("tv: hotplug high")
+
+
+def tv(path, mode, transitions, hotplug):
     fd = os.open(path, os.O_RDWR)
     fcntl.ioctl(fd, CEC_S_MODE, struct.pack("I", CEC_MODE_INITIATOR | CEC_MODE_EXCL_FOLLOWER))
     if log_addrs(fd)[3]:
@@ -165,8 +221,12 @@ def tv(path, mode, transitions):
             + (f" physical {physical(data[2] << 8 | data[3])}" if opcode == 0x82 and length >= 4 else ""))
         if opcode == 0x36 and power != 1:
             power, pending = 1, transitions
+            if hotplug:
+                hotplug.low()
         elif opcode in (0x04, 0x0D) and power != 0:
             power, pending = 0, transitions
+            if hotplug:
+                hotplug.high()
         elif opcode == 0x8F and initiator != 0xF:
             if mode == "answer":
                 status = power
@@ -183,11 +243,13 @@ def tv(path, mode, transitions):
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "info":
         info(sys.argv[2:])
-    elif 3 <= len(sys.argv) <= 5 and sys.argv[1] == "tv":
+    elif 3 <= len(sys.argv) <= 6 and sys.argv[1] == "tv":
         mode = sys.argv[3] if len(sys.argv) > 3 else "answer"
         if mode not in ("answer", "silent", "abort"):
             sys.exit(f"unknown mode {mode}")
-        tv(sys.argv[2], mode, int(sys.argv[4]) if len(sys.argv) > 4 else 0)
+        if len(sys.argv) > 5 and sys.argv[5] != "hotplug":
+            sys.exit(f"unknown option {sys.argv[5]}")
+        tv(sys.argv[2], mode, int(sys.argv[4]) if len(sys.argv) > 4 else 0, Hotplug() if len(sys.argv) > 5 else None)
     else:
         sys.exit(__doc__)
 
