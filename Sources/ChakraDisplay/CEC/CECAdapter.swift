@@ -57,16 +57,16 @@ public final class CECAdapter: CECBus {
     public let canClaim: Bool
 
     /// What the adapter was configured as, for the log.
-    public enum Claim: Sendable, Equatable {
+    public enum Claim: String, Sendable, Equatable {
         /// Already a playback device (ours from an earlier run, or another
         /// program's): kept, so a restart does not unsettle the bus.
-        case kept
+        case kept = "kept from before"
         case claimed
         /// Asked for, but the adapter has no physical address yet: the
         /// kernel claims one as soon as it gets one.
-        case pending
+        case pending = "claimed once the TV gives a physical address"
         /// The driver manages the addresses.
-        case driver
+        case driver = "the driver's"
     }
 
     /// Makes the adapter a Playback device called `osdName` (what the TV
@@ -148,8 +148,7 @@ public final class CECAdapter: CECBus {
 
     public func pause(_ seconds: Double) {
         var wanted = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var left = timespec()
-        while nanosleep(&wanted, &left) != 0 && errno == EINTR { wanted = left }
+        _ = try? Syscall.check("nanosleep") { nanosleep(&wanted, nil) }
     }
 
     private static func string<T>(_ tuple: T) -> String {

@@ -36,7 +36,8 @@ public final class CECController {
             logger.info("cec: off (configured \"none\")")
             return nil
         case .device(let path):
-            return try CECController(adapter: configure(path), logger: logger)
+            let adapter = try CECAdapter(path: path)
+            return try CECController(adapter: adapter, claim: adapter.claimPlaybackAddress(osdName: osdName), logger: logger)
         case .auto:
             let paths = adapters(in: directory)
             for path in paths {
@@ -48,8 +49,7 @@ public final class CECController {
                         logger.info("cec: \(path) not used: physical address 0.0.0.0 (an HDMI input, the TV's side)")
                         continue
                     }
-                    try adapter.claimPlaybackAddress(osdName: osdName)
-                    return try CECController(adapter: adapter, logger: logger)
+                    return try CECController(adapter: adapter, claim: adapter.claimPlaybackAddress(osdName: osdName), logger: logger)
                 } catch {
                     logger.info("cec: \(path) not used: \(error)")
                 }
@@ -75,17 +75,11 @@ public final class CECController {
         return found.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
-    private static func configure(_ path: String) throws(SystemError) -> CECAdapter {
-        let adapter = try CECAdapter(path: path)
-        try adapter.claimPlaybackAddress(osdName: osdName)
-        return adapter
-    }
-
-    init(adapter: CECAdapter, logger: Logger) throws(SystemError) {
+    init(adapter: CECAdapter, claim: CECAdapter.Claim, logger: Logger) throws(SystemError) {
         path = adapter.path
         let summary = Self.summary(of: adapter)
         mailbox = try Mailbox(summary: summary)
-        logger.info("\(summary)")
+        logger.info("\(summary) (\(claim.rawValue))")
         let handoff = Handoff(adapter: adapter)
         DetachedThread.start(name: "chakra-cec") { [mailbox] in
             Self.serve(handoff.adapter, mailbox: mailbox, logger: logger)
