@@ -148,7 +148,7 @@ let package = Package(
             name: "ChakraDaemon",
             dependencies: [
                 "ChakraSystem", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
-                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput",
+                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraSchedule",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
         .testTarget(name: "ChakraScheduleTests", dependencies: ["ChakraSchedule", "ChakraSystem"]),
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraSystem", "ChakraRaster", "ChakraConfig"]),
-        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"]),

@@ -1,7 +1,7 @@
 // Kernel interfaces Glibc's Swift module does not bring in: the legacy
 // framebuffer (linux/fb.h), the console (linux/kd.h, linux/vt.h), HDMI-CEC
 // adapters (linux/cec.h, which needs sys/ioctl.h before it), signalfd,
-// eventfd and kobject uevents. Header-only: nothing to link. Imported by
+// timerfd, eventfd and kobject uevents. Header-only: nothing to link. Imported by
 // ChakraSystem (signalfd, eventfd, thread names) and ChakraDisplay.
 #ifndef CHAKRA_CLINUXKERNEL_SHIM_H
 #define CHAKRA_CLINUXKERNEL_SHIM_H
@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/sysmacros.h>
+#include <sys/timerfd.h>
 #include <linux/cec.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
@@ -30,6 +31,10 @@ static inline int CLinux_ioctl_pointer(int fd, unsigned long request, void *argu
 static inline int CLinux_ioctl_value(int fd, unsigned long request, unsigned long argument) {
     return ioctl(fd, request, argument);
 }
+
+// TFD_TIMER_CANCEL_ON_SET is an enum value in glibc's header, defined as
+// (1 << 1) without a type Swift can read.
+static inline int CLinux_TFD_TIMER_CANCEL_ON_SET(void) { return TFD_TIMER_CANCEL_ON_SET; }
 
 // _IOW(...) is a function-like macro and does not import: one function
 // per request.
