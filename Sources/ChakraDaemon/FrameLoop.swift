@@ -43,6 +43,9 @@ final class FrameLoop {
     /// (the per-turn comparison below still sees a jump, at the next turn).
     let clockSteps: WallClockSteps?
     let clockStepsIndex: Int
+    /// The TV over HDMI-CEC, when there is an adapter ([display] cec).
+    let cec: CECController?
+    let cecIndex: Int
     /// The wall clock against the monotonic one, as the core last heard.
     var wallClock = WallClockWatch()
     /// The output's facts as the core last heard them.
@@ -75,8 +78,13 @@ final class FrameLoop {
             clockSteps = nil
         }
         clockStepsIndex = touchIndex + (touch == nil ? 0 : 1)
+        do { cec = try CECController.open(choice: configuration.config.display.cec, logger: logger) } catch {
+            logger.error("cec: \(error); the TV is not told of display power")
+            cec = nil
+        }
+        cecIndex = clockStepsIndex + (clockSteps == nil ? 0 : 1)
         poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? [])
-                        + (clockSteps.map { [$0.descriptor] } ?? []))
+                        + (clockSteps.map { [$0.descriptor] } ?? []) + (cec.map { [$0.descriptor] } ?? []))
         if let touch {
             touchGeneration = touch.generation
             core.send(.inputDevices(touch.devices.map(\.description)), at: startTime)
@@ -192,6 +200,9 @@ final class FrameLoop {
             SystemTimeZone.reload()
             watchWallClock(at: MonotonicClock.now())
         }
+        if let cec, poller.isReadable(cecIndex) {
+            for report in cec.takeReports() { send(.displayPowerChecked(report), at: MonotonicClock.now()) }
+        }
     }
 
     // MARK: the wall clock and the display's power
@@ -205,8 +216,10 @@ final class FrameLoop {
         }
     }
 
-    /// Each part of the display chain powered down or up, and read back.
+    /// Each part of the display chain powered down or up, and read back
+    /// (the TV's answer comes later, through `cec`'s descriptor).
     private func setDisplayPower(on: Bool) {
+        cec?.request(on: on)
         let now = MonotonicClock.now()
         core.send(.displayPowerChecked(output.setPower(on: on)), at: now)
         if let backlight { core.send(.displayPowerChecked(backlight.setPower(on: on)), at: now) }
