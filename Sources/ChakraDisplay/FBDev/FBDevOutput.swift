@@ -262,7 +262,8 @@ public final class FBDevOutput: DisplayOutput {
         if on { redrawRequested = true }
         let check = powerCheck(on: on)
         let report = DisplayPowerReport(part: "fbdev", on: on, method: "FBIOBLANK", check: check)
-        if check.isFailure { logger.warning("fbdev: \(report.summary)") } else { logger.info("fbdev: \(report.summary)") }
+        let line: Logger.Message = "fbdev: powered \(on ? "up" : "down"): FBIOBLANK \(check.kind) (\(check.detail))"
+        if check.isFailure { logger.warning(line) } else { logger.info(line) }
         return report
     }
 
