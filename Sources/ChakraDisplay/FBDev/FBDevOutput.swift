@@ -227,7 +227,12 @@ public final class FBDevOutput: DisplayOutput {
         // The console unblanked the screen, and on DRM's emulation setting
         // the screen info lights the CRTC: dark again.
         if poweredDown {
-            do { try blank(FB_BLANK_POWERDOWN) } catch { logger.warning("fbdev: the VT came back while powered down: \(error)") }
+            do {
+                try blank(FB_BLANK_POWERDOWN)
+                logger.info("fbdev: the VT came back while powered down: blanked again")
+            } catch {
+                logger.warning("fbdev: the VT came back while powered down: \(error)")
+            }
         }
     }
 
