@@ -98,13 +98,14 @@ let package = Package(
         // PNG encoding and decoding through libpng's simplified API.
         .target(name: "ChakraPNG", dependencies: ["CPNG"]),
         // The OS boundary for screens: DRM/KMS, fbdev and headless outputs,
-        // the virtual terminal, hotplug uevents. The only importer of CDRM;
+        // the virtual terminal, hotplug uevents, the TV's power over
+        // HDMI-CEC (its own thread). The only importer of CDRM;
         // its decisions (mode choice,
         // pixel layouts, pacing, message formats) are plain Swift types.
         .target(
             name: "ChakraDisplay",
             dependencies: [
-                "CDRM", "CLinuxKernel", "ChakraSystem", "ChakraRaster", "ChakraPNG",
+                "CDRM", "CLinuxKernel", "ChakraSystem", "ChakraRaster", "ChakraPNG", "ChakraConfig",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -147,7 +148,7 @@ let package = Package(
             name: "ChakraDaemon",
             dependencies: [
                 "ChakraSystem", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
-                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput",
+                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraSchedule",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -173,8 +174,8 @@ let package = Package(
         .testTarget(name: "ChakraRasterTests", dependencies: ["ChakraRaster", "ChakraPNG"]),
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
         .testTarget(name: "ChakraScheduleTests", dependencies: ["ChakraSchedule", "ChakraSystem"]),
-        .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraSystem", "ChakraRaster"]),
-        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG"]),
+        .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraSystem", "ChakraRaster", "ChakraConfig"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"]),

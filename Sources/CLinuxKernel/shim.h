@@ -1,6 +1,7 @@
 // Kernel interfaces Glibc's Swift module does not bring in: the legacy
-// framebuffer (linux/fb.h), the console (linux/kd.h, linux/vt.h), signalfd,
-// eventfd and kobject uevents. Header-only: nothing to link. Imported by
+// framebuffer (linux/fb.h), the console (linux/kd.h, linux/vt.h), HDMI-CEC
+// adapters (linux/cec.h, which needs sys/ioctl.h before it), signalfd,
+// timerfd, eventfd and kobject uevents. Header-only: nothing to link. Imported by
 // ChakraSystem (signalfd, eventfd, thread names) and ChakraDisplay.
 #ifndef CHAKRA_CLINUXKERNEL_SHIM_H
 #define CHAKRA_CLINUXKERNEL_SHIM_H
@@ -15,6 +16,8 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/sysmacros.h>
+#include <sys/timerfd.h>
+#include <linux/cec.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <linux/netlink.h>
@@ -29,8 +32,19 @@ static inline int CLinux_ioctl_value(int fd, unsigned long request, unsigned lon
     return ioctl(fd, request, argument);
 }
 
-// _IOW(...) is a function-like macro and does not import.
+// TFD_TIMER_CANCEL_ON_SET is an enum value in glibc's header, defined as
+// (1 << 1) without a type Swift can read.
+static inline int CLinux_TFD_TIMER_CANCEL_ON_SET(void) { return TFD_TIMER_CANCEL_ON_SET; }
+
+// _IOW(...) is a function-like macro and does not import: one function
+// per request.
 static inline unsigned long CLinux_FBIO_WAITFORVSYNC(void) { return FBIO_WAITFORVSYNC; }
+static inline unsigned long CLinux_CEC_ADAP_G_CAPS(void) { return CEC_ADAP_G_CAPS; }
+static inline unsigned long CLinux_CEC_ADAP_G_PHYS_ADDR(void) { return CEC_ADAP_G_PHYS_ADDR; }
+static inline unsigned long CLinux_CEC_ADAP_G_LOG_ADDRS(void) { return CEC_ADAP_G_LOG_ADDRS; }
+static inline unsigned long CLinux_CEC_ADAP_S_LOG_ADDRS(void) { return CEC_ADAP_S_LOG_ADDRS; }
+static inline unsigned long CLinux_CEC_TRANSMIT(void) { return CEC_TRANSMIT; }
+static inline unsigned long CLinux_CEC_S_MODE(void) { return CEC_S_MODE; }
 
 // prctl is variadic too. PR_SET_NAME names the calling thread (15 bytes),
 // which top -H, ps -L and crash reports show.

@@ -25,6 +25,10 @@ public enum ControlCommand: Sendable, Equatable {
     /// Counts as activity: undims and unblanks the screen (idle timers).
     case wake
     case spiral(SpiralAction)
+    /// The screen by hand (`off`, `on`) or following the schedule (`auto`).
+    case display(DisplayPowerMode)
+    /// Today's opening hours, the state and the next change.
+    case schedule
     /// Events from now on; nil: every kind.
     case subscribe(events: [EventKind]?)
     case unsubscribe
@@ -45,6 +49,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .snapshot: "snapshot"
         case .wake: "wake"
         case .spiral: "spiral"
+        case .display: "display"
+        case .schedule: "schedule"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         }
@@ -56,7 +62,7 @@ public enum ControlCommand: Sendable, Equatable {
         ("switch", ["scene", "transition", "duration"]),
         ("set", ["key", "value"]), ("get", ["key"]),
         ("reload", []), ("pause", []), ("resume", []), ("snapshot", []), ("wake", []),
-        ("spiral", ["action"]), ("subscribe", ["events"]), ("unsubscribe", []),
+        ("spiral", ["action"]), ("display", ["mode"]), ("schedule", []), ("subscribe", ["events"]), ("unsubscribe", []),
     ]
 
     public static var names: [String] { arguments.map(\.command) }
@@ -121,6 +127,17 @@ public enum SpiralAction: String, Sendable, CaseIterable {
     case path
 }
 
+/// `display`: the screen by hand, or following the schedule.
+public enum DisplayPowerMode: String, Sendable, CaseIterable {
+    /// Follow the schedule (and the idle timers).
+    case auto
+    /// On, whatever the schedule says, until its next change.
+    case on
+    /// Off, whatever the schedule says, until its next change (for good,
+    /// with no schedule).
+    case off
+}
+
 /// The kinds of events a subscriber can ask for.
 public enum EventKind: String, Sendable, CaseIterable {
     /// Another scene is shown.
@@ -139,4 +156,12 @@ public enum EventKind: String, Sendable, CaseIterable {
     case spiralState = "spiral_state"
     /// The spiral's progress, at most five times a second while it moves.
     case spiralProgress = "spiral_progress"
+    /// The screen went on, dimmed or off (why, until when), or the hand
+    /// took it or gave it back to the schedule.
+    case displayPower = "display_power"
+    /// One part of the display chain read back after powering it: dark
+    /// (or lit) as planned, or the attempt failed.
+    case displayCheck = "display_check"
+    /// The schedule moved to another window, or outside them.
+    case scheduleChanged = "schedule_changed"
 }

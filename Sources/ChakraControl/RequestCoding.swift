@@ -66,6 +66,7 @@ extension ControlRequest {
             fields["value"] = setting.value
         case .get(let key): fields["key"] = .string(key)
         case .spiral(let action): fields["action"] = .string(action.rawValue)
+        case .display(let mode): fields["mode"] = .string(mode.rawValue)
         case .subscribe(let events?): fields["events"] = .array(events.map { .string($0.rawValue) })
         default: break
         }
@@ -108,6 +109,8 @@ struct ArgumentReader {
             guard !key.isEmpty else { throw ControlError(.badArgument, "'key' must not be empty") }
             return .get(key: key)
         case "spiral": return .spiral(try choice("action", SpiralAction.self))
+        case "display": return .display(try choice("mode", DisplayPowerMode.self))
+        case "schedule": return .schedule
         case "subscribe": return .subscribe(events: try events())
         default: throw ControlError(.unknownCommand, "unknown command '\(commandName)'")
         }

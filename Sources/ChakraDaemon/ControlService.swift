@@ -74,6 +74,12 @@ public final class ControlService: ControlHandler {
             control.send(.spiral(action) { result in
                 reply(result.map { Self.spiralJSON($0) }.mapError(Self.error))
             })
+        case .display(let mode):
+            control.send(.display(mode) { [control] result in
+                reply(result.map { Self.displayJSON(control.status.display) }.mapError(Self.error))
+            })
+        case .schedule:
+            control.send(.schedulePlan { result in reply(result.map(Self.scheduleJSON).mapError(Self.error)) })
         case .subscribe, .unsubscribe:
             reply(.failure(ControlError(.internal, "subscriptions are the server's")))
         }
@@ -230,6 +236,7 @@ extension ControlService {
             "vt_active": .bool(status.vtActive),
             "backlight": status.backlight.map { .string($0) } ?? .null,
             "power": .string(status.power.rawValue),
+            "schedule": status.schedule.map(scheduleStatusJSON) ?? .null,
             "uptime": .double(round2(uptime)),
             "clients": .int(clients),
             "input_devices": .array(status.inputDevices.map { .string($0) }),
@@ -240,7 +247,44 @@ extension ControlService {
             "version": .string(ChakraVersion.current),
         ]
         if case .object(let settings) = settingsJSON(status) { fields.merge(settings) { _, new in new } }
+        if case .object(let display) = displayJSON(status.display) { fields.merge(display) { _, new in new } }
         return .object(fields)
+    }
+
+    /// The screen's fields, flat (in `status`, the `display` reply and the
+    /// `display_power` event alike).
+    static func displayJSON(_ display: DisplayPowerStatus) -> JSONValue {
+        ["display_power": .string(display.screen.power.rawValue),
+         "display_reason": .string(display.screen.reason?.rawValue ?? ""),
+         "display_mode": .string(display.mode.rawValue),
+         "display_until": display.until.map { .string($0) } ?? .null,
+         "display_summary": .string(display.summary),
+         "display_check": .string(display.check),
+         "display_check_detail": .string(display.checkDetail)]
+    }
+
+    static func scheduleStatusJSON(_ schedule: ScheduleStatus) -> JSONValue {
+        ["action": .string(schedule.action), "window": .string(schedule.window),
+         "next_change": schedule.nextChange.map { .string($0) } ?? .null,
+         "next_action": schedule.nextAction.map { .string($0) } ?? .null]
+    }
+
+    static func scheduleJSON(_ plan: SchedulePlanReport) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "date": .string(plan.date), "weekday": .string(plan.weekday), "outside": .string(plan.outside),
+            "runs": .array(plan.runs.map { run in
+                ["start": .string(run.start), "end": .string(run.end), "start_clock": .string(run.startClock),
+                 "end_clock": .string(run.endClock), "action": .string(run.action), "window": .string(run.window)]
+            }),
+            "now": plan.now.map(scheduleStatusJSON) ?? .null,
+        ]
+        if case .object(let display) = displayJSON(plan.display) { fields.merge(display) { _, new in new } }
+        return .object(fields)
+    }
+
+    static func displayCheckJSON(_ report: DisplayPowerReport) -> JSONValue {
+        ["part": .string(report.part), "on": .bool(report.on), "method": .string(report.method),
+         "check": .string(report.check.kind), "detail": .string(report.check.detail)]
     }
 
     private static func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
@@ -281,6 +325,12 @@ extension ControlService {
             ControlEvent(.spiralState, ["from": .string(from), "to": .string(to)])
         case .spiralProgress(let report):
             ControlEvent(.spiralProgress, { if case .object(let f) = spiralJSON(report) { f } else { [:] } }())
+        case .displayPower(let display):
+            ControlEvent(.displayPower, { if case .object(let f) = displayJSON(display) { f } else { [:] } }())
+        case .displayChecked(let report):
+            ControlEvent(.displayCheck, { if case .object(let f) = displayCheckJSON(report) { f } else { [:] } }())
+        case .scheduleChanged(let schedule):
+            ControlEvent(.scheduleChanged, { if case .object(let f) = scheduleStatusJSON(schedule) { f } else { [:] } }())
         }
     }
 }

@@ -69,7 +69,7 @@ public final class Daemon: Sendable {
             loop.publishFinalStatus(at: now)
             logger.info("stopped: \(loop.core.meter.totalFrames) frames presented in \(String(now - start, decimals: 1)) s")
         }
-        defer { loop.restoreBacklight() }
+        defer { loop.restoreDisplay() }
         try loop.run()
     }
 

@@ -35,6 +35,11 @@ public enum DaemonCommand: Sendable {
     case touch(TouchContactEvent)
     /// The spiral exercise: start, cancel, or where its path lies.
     case spiral(SpiralAction, reply: Reply<SpiralReport>)
+    /// `display off|on|auto`: the screen by hand, or the schedule again;
+    /// answered once applied (the status shows the result).
+    case display(DisplayPowerMode, reply: Reply<Void>)
+    /// Today's windows, the state and the next change.
+    case schedulePlan(reply: Reply<SchedulePlanReport>)
     /// Stop as on SIGTERM.
     case stop
 }
@@ -116,6 +121,14 @@ public enum DaemonEvent: Sendable, Equatable {
     case configReloaded(file: String?, report: ReloadReport, control: ChakraConfig.Control)
     case spiralState(from: String, to: String)
     case spiralProgress(SpiralReport)
+    /// The screen went on, dimmed or off (and why), or the hand took over
+    /// or gave it back to the schedule.
+    case displayPower(DisplayPowerStatus)
+    /// One part of the display chain read back after powering (the CEC
+    /// answer comes seconds after the rest).
+    case displayChecked(DisplayPowerReport)
+    /// The schedule moved to another window (or outside them).
+    case scheduleChanged(ScheduleStatus)
 }
 
 /// The frame on screen, copied: its memory and how to read it. Converting

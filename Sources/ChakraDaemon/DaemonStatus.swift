@@ -36,6 +36,10 @@ public struct DaemonStatus: Sendable, Equatable {
     public var brightness: Int?
     public var backlight: String?
     public var power = PowerState.normal
+    /// The screen: on, dimmed or off, why, and the read-back.
+    public var display = DisplayPowerStatus()
+    /// Opening hours now; nil without a schedule.
+    public var schedule: ScheduleStatus?
     public var configFile: String?
     /// The configuration in force, run-time changes included (`get`).
     public var configuration = ChakraConfig()
@@ -73,7 +77,8 @@ public struct DaemonStatus: Sendable, Equatable {
     /// The STATUS= line: "heart, 59.9 fps — drm /dev/dri/card0 Virtual-1 ...".
     public var line: String {
         var state = format1(fps) + " fps"
-        if paused { state = "paused" } else if !vtActive { state = "VT switched away" } else if power == .blanked { state = "blank" } else if still { state = "still" }
+        if paused { state = "paused" } else if !vtActive { state = "VT switched away" } else if still { state = "still" }
+        if display.screen.power == .off { state = "display " + display.summary }
         let modes = [settings.reduceMotion ? "reduce-motion" : nil, settings.lowPower ? "low-power" : nil].compactMap { $0 }
         return "\(scene)\(modes.isEmpty ? "" : " (" + modes.joined(separator: ", ") + ")"), \(state) — \(output)"
     }
@@ -91,6 +96,9 @@ public struct DaemonStatus: Sendable, Equatable {
         vt_active=\(vtActive)
         reduce_motion=\(settings.reduceMotion)
         low_power=\(settings.lowPower)
+        display_power=\(display.screen.power.rawValue)
+        display_reason=\(display.screen.reason?.rawValue ?? "")
+        display_check=\(display.check)
         uptime=\(format1(uptime))
 
         """

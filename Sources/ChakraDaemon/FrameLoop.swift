@@ -3,6 +3,7 @@ import ChakraDisplay
 import ChakraInput
 import ChakraPNG
 import ChakraRaster
+import ChakraSchedule
 import ChakraSystem
 import Glibc
 import Logging
@@ -38,6 +39,15 @@ final class FrameLoop {
     let poller: Poller
     let outputDescriptors: [Int32]
     let touchIndex: Int
+    /// Readable when the wall clock is set; nil where timerfd cannot do it
+    /// (the per-turn comparison below still sees a jump, at the next turn).
+    let clockSteps: WallClockSteps?
+    let clockStepsIndex: Int
+    /// The TV over HDMI-CEC, when there is an adapter ([display] cec).
+    let cec: CECController?
+    let cecIndex: Int
+    /// The wall clock against the monotonic one, as the core last heard.
+    var wallClock = WallClockWatch()
     /// The output's facts as the core last heard them.
     var displayFacts: DisplayFacts
     /// `touch.generation` when the core last heard of the devices.
@@ -63,7 +73,18 @@ final class FrameLoop {
         outputDescriptors = output.pollDescriptors
         (touch, haptics) = Self.openTouch(configuration: configuration, output: output, logger: logger)
         touchIndex = 2 + outputDescriptors.count
-        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? []))
+        do { clockSteps = try WallClockSteps() } catch {
+            logger.warning("schedule: clock steps are noticed late (\(error))")
+            clockSteps = nil
+        }
+        clockStepsIndex = touchIndex + (touch == nil ? 0 : 1)
+        do { cec = try CECController.open(choice: configuration.config.display.cec, logger: logger) } catch {
+            logger.error("cec: \(error); the TV is not told of display power")
+            cec = nil
+        }
+        cecIndex = clockStepsIndex + (clockSteps == nil ? 0 : 1)
+        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? [])
+                        + (clockSteps.map { [$0.descriptor] } ?? []) + (cec.map { [$0.descriptor] } ?? []))
         if let touch {
             touchGeneration = touch.generation
             core.send(.inputDevices(touch.devices.map(\.description)), at: startTime)
@@ -80,6 +101,7 @@ final class FrameLoop {
             if let due = output.nextMaintenance, now >= due { output.maintain(now: now) }
             if displayFacts.mayDiffer(from: output) { displayChanged(at: now) }
             if output.takeRedrawRequest() { send(.redrawRequested, at: now) }
+            watchWallClock(at: now)
             send(.tick(outputReady: output.isReady), at: now)
             let after = MonotonicClock.now()
             try poller.wait(timeout: nextWake(now: after).map { max(0, $0 - after) })
@@ -125,6 +147,8 @@ final class FrameLoop {
             output.suspend()
             touch?.setAway(true) { core.send(.touch($0), at: Self.touchTime($0)) }
             touchDevicesChanged()
+        case .displayPower(let on):
+            setDisplayPower(on: on)
         case .resumeOutput:
             output.resume()
             touch?.setAway(false) { core.send(.touch($0), at: Self.touchTime($0)) }
@@ -171,6 +195,34 @@ final class FrameLoop {
             touch.handleReadable { send(.touch($0), at: Self.touchTime($0)) }
             touchDevicesChanged()
         }
+        if let clockSteps, poller.isReadable(clockStepsIndex), clockSteps.acknowledge() {
+            // The zone may have changed with the clock (timedatectl).
+            SystemTimeZone.reload()
+            watchWallClock(at: MonotonicClock.now())
+        }
+        if let cec, poller.isReadable(cecIndex) {
+            for report in cec.takeReports() { send(.displayPowerChecked(report), at: MonotonicClock.now()) }
+        }
+    }
+
+    // MARK: the wall clock and the display's power
+
+    /// Every turn (two vDSO clock reads): the core hears of the wall clock
+    /// at start and whenever it jumped; NTP's slewing is not a jump.
+    private func watchWallClock(at now: Double) {
+        let (monotonic, wall) = (MonotonicClock.now(), WallClock.now())
+        if wallClock.observe(monotonic: monotonic, wall: wall), let offset = wallClock.offset {
+            send(.wallClock(offset: offset), at: now)
+        }
+    }
+
+    /// Each part of the display chain powered down or up, and read back
+    /// (the TV's answer comes later, through `cec`'s descriptor).
+    private func setDisplayPower(on: Bool) {
+        cec?.request(on: on)
+        let now = MonotonicClock.now()
+        core.send(.displayPowerChecked(output.setPower(on: on)), at: now)
+        if let backlight { core.send(.displayPowerChecked(backlight.setPower(on: on)), at: now) }
     }
 
     private func handleSignal(_ signal: Int32) {
@@ -266,9 +318,13 @@ final class FrameLoop {
         writeStatsFile(status)
     }
 
-    /// The brightness the user asked for, put back (at exit: the console
-    /// must not stay dark).
-    func restoreBacklight() {
+    /// The display powered up and the brightness the user asked for put
+    /// back (at exit: the console must not stay dark).
+    func restoreDisplay() {
+        if core.displayPoweredDown {
+            _ = output.setPower(on: true)
+            _ = backlight?.setPower(on: true)
+        }
         guard let backlight, let percent = core.brightnessToRestore else { return }
         try? backlight.set(percent: percent)
     }

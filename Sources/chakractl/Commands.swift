@@ -37,14 +37,36 @@ struct Status: PlainCommand {
                 + "over \(plain(r["frame_ms"]?["samples"] ?? .null)) frames"),
             ("reduce motion", onOff(v("reduce_motion"))),
             ("low power", onOff(v("low_power"))),
+            ("display", plain(v("display_summary")) + Self.check(r)),
             ("power", plain(v("power"))),
             ("brightness", v("brightness") == .null ? "no backlight" : "\(plain(v("brightness")))% (\(plain(v("backlight"))))"),
             ("language", plain(v("language"))),
+            ("schedule", Self.schedule(v("schedule"))),
             ("uptime", duration(v("uptime").doubleValue ?? 0)),
             ("clients", plain(v("clients"))),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0 + String(repeating: " ", count: max(0, width + 2 - $0.0.count)) + $0.1 }.joined(separator: "\n")
+    }
+
+    /// ", dark as planned (…)" or ", FAILED: …": whether powering the
+    /// display was read back as done.
+    static func check(_ r: JSONValue) -> String {
+        let detail = plain(r["display_check_detail"] ?? .null)
+        switch r["display_check"]?.stringValue {
+        case "confirmed"?: return "; read back: \(detail)"
+        case "failed"?: return "; FAILED: \(detail)"
+        case "unchecked"?: return "; not read back: \(detail)"
+        default: return ""
+        }
+    }
+
+    /// "heart (window 1); next: off at 2026-11-26T22:00:00+01:00", or "none".
+    static func schedule(_ value: JSONValue) -> String {
+        guard value != .null else { return "none" }
+        var text = "\(plain(value["action"] ?? .null)) (\(plain(value["window"] ?? .null)))"
+        if let next = value["next_change"]?.stringValue { text += "; next: \(plain(value["next_action"] ?? .null)) at \(next)" }
+        return text
     }
 
     private func duration(_ seconds: Double) -> String {
@@ -206,6 +228,47 @@ struct Wake: PlainCommand {
     func human(_ result: JSONValue) -> String { "power \(plain(result["power"] ?? .null))" }
 }
 
+struct Display: ClientCommand {
+    static let spec = CommandSpec(
+        name: "display",
+        abstract: "Turn the screen off or on by hand, or let it follow the schedule again.",
+        discussion: "off powers the display down (no signal, the backlight and an HDMI-CEC TV off); on powers it up. "
+            + "Either holds until the schedule's next change; auto follows the schedule at once.",
+        arguments: [.positional("mode", help: "off, on or auto.", choices: DisplayPowerMode.allCases.map(\.rawValue))]
+    )
+
+    let mode: DisplayPowerMode
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let mode = DisplayPowerMode(rawValue: arguments.positional("mode")) else { throw UsageError("unknown display mode") }
+        self.mode = mode
+    }
+
+    func request() -> ControlCommand { .display(mode) }
+
+    func human(_ result: JSONValue) -> String {
+        "display \(plain(result["display_summary"] ?? .null))" + Status.check(result)
+    }
+}
+
+struct ScheduleCommand: PlainCommand {
+    static let spec = CommandSpec(name: "schedule", abstract: "Today's opening hours, what the screen does now, and the next change.")
+    func request() -> ControlCommand { .schedule }
+
+    func human(_ r: JSONValue) -> String {
+        var lines = ["\(plain(r["weekday"] ?? .null)) \(plain(r["date"] ?? .null))"]
+        let runs = r["runs"]?.arrayValue ?? []
+        if runs.isEmpty { lines.append("  no window today") }
+        for run in runs {
+            lines.append("  \(plain(run["start_clock"] ?? .null))–\(plain(run["end_clock"] ?? .null))  "
+                + "\(plain(run["action"] ?? .null))  (\(plain(run["window"] ?? .null)))")
+        }
+        lines.append("  outside the windows: \(plain(r["outside"] ?? .null))")
+        lines.append("now: " + Status.schedule(r["now"] ?? .null))
+        lines.append("display: \(plain(r["display_summary"] ?? .null))" + Status.check(r))
+        return lines.joined(separator: "\n")
+    }
+}
 
 struct Spiral: ClientCommand {
     static let spec = CommandSpec(

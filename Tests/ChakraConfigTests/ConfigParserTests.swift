@@ -48,7 +48,7 @@ struct ConfigParserTests {
         for key in ConfigKeys.all {
             #expect(loaded.lines.lines[key.path] != nil, "\(key.path) is not in etc/chakra/chakra.toml")
         }
-        #expect(ConfigKeys.all.count == 47)
+        #expect(ConfigKeys.all.count == 49)
     }
 
     @Test func everyKeyIsRead() throws {
@@ -63,6 +63,8 @@ struct ConfigParserTests {
             fps = 30
             vt = 2
             backlight = "intel_backlight"
+            cec = "/dev/cec1"
+            wake_on_touch = 120
             [input]
             device = "/dev/input/event3"
             rotation = 90
@@ -120,6 +122,7 @@ struct ConfigParserTests {
         #expect(c.display.mode == DisplayModeSetting(width: 1920, height: 1080, refresh: 59.94))
         #expect(c.display.rotation == 270 && c.display.fps == 30 && c.display.vt == .number(2))
         #expect(c.display.backlight == .named("intel_backlight"))
+        #expect(c.display.cec == .device("/dev/cec1") && c.display.wakeOnTouch == 120)
         #expect(c.input.device == "/dev/input/event3" && c.input.rotation == 90 && !c.input.grab)
         #expect(c.input.calibration == [0, 1, 0, -1, 0, 1] && c.input.haptics == .device("/dev/input/event4"))
         #expect(c.render.threads == 3)
@@ -294,7 +297,7 @@ struct ConfigParserTests {
         #expect(changed.filter { ConfigKeys.key($0)?.liveReload == false } == ["display.output", "control.socket"])
         #expect(ConfigKeys.all.filter { !$0.liveReload }.map(\.path) == [
             "display.output", "display.device", "display.connector", "display.mode", "display.vt", "display.backlight",
-            "input.device", "input.rotation", "input.calibration", "input.grab", "input.haptics",
+            "display.cec", "input.device", "input.rotation", "input.calibration", "input.grab", "input.haptics",
             "control.socket", "control.mode", "control.group",
         ])
     }

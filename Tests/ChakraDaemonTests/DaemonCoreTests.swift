@@ -3,6 +3,7 @@ import ChakraControl
 import ChakraDisplay
 import ChakraInput
 import ChakraRaster
+import ChakraSchedule
 import ChakraScenes
 import Glibc
 import Logging
@@ -37,13 +38,18 @@ final class CoreDriver {
     private(set) var events: [(at: Double, event: DaemonEvent)] = []
     private(set) var published: [DaemonStatus] = []
     private(set) var backlightLevels: [Int] = []
+    /// `.displayPower` effects: false for down, true for up.
+    private(set) var displayPowers: [Bool] = []
+    /// What the fake display reads back after powering.
+    var displayCheck: DisplayPowerCheck = .confirmed("test display")
     /// Effects in order, by kind, for checking their sequence.
     private(set) var kinds: [String] = []
     let backlight: FakeBacklight?
     /// Draw the frames (false: plan them only, for long runs).
     var rendering = true
 
-    init(width: Int = 48, height: Int = 32, backlight: FakeBacklight? = nil, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+    init(width: Int = 48, height: Int = 32, backlight: FakeBacklight? = nil, timeZone: LocalTimeZone = FixedOffsetZone(),
+         configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
         var configuration = DaemonConfiguration()
         configuration.fps = 20
         configuration.threads = 1
@@ -54,7 +60,7 @@ final class CoreDriver {
         self.backlight = backlight
         frame = FrameBuffer(width: width, height: height, format: .xrgb8888)
         core = try DaemonCore(configuration: configuration, display: DisplayFacts(summary: "test \(width)x\(height)", width: width, height: height),
-                              backlight: backlight, watchdogInterval: nil, startTime: time, logger: logger)
+                              backlight: backlight, watchdogInterval: nil, timeZone: timeZone, startTime: time, logger: logger)
     }
 
     func send(_ input: DaemonInput, at t: Double? = nil) {
@@ -88,6 +94,10 @@ final class CoreDriver {
             case .suspendOutput: kinds.append("suspend")
             case .resumeOutput: kinds.append("resume")
             case .notify: kinds.append("notify")
+            case .displayPower(let on):
+                kinds.append(on ? "power-up" : "power-down")
+                displayPowers.append(on)
+                core.send(.displayPowerChecked(DisplayPowerReport(part: "test", on: on, method: "test", check: displayCheck)), at: time)
             }
         }
     }
@@ -141,6 +151,12 @@ extension FramePlan.Content {
     }
 
     var isBlack: Bool { if case .black = self { true } else { false } }
+
+    /// A crossfade from a still picture (black, when the screen comes back).
+    var isFadeFromBlack: Bool {
+        if case .crossfade(nil, _, _, _, let frames, _) = self { return frames.from.pixels.rgb(x: 0, y: 0) == .zero }
+        return false
+    }
 }
 
 @Suite("Daemon core on virtual time")
@@ -245,8 +261,9 @@ struct DaemonCoreTests {
         #expect(driver.core.nextDeadline() == nil)
         driver.send(.touch(TouchContactEvent(phase: .down, id: 1, x: 5, y: 5, time: 125, deviceX: 0, deviceY: 0, device: 1)), at: 125)
         #expect(driver.backlightLevels == [20, 0, 80] && driver.core.status().power == .normal)
+        #expect(driver.displayPowers == [false, true], "powered down at 120, up at the touch")
         driver.run(until: 126)
-        #expect(driver.plans(after: 125).first?.content.scene != nil)
+        #expect(driver.plans(after: 125).first?.content.isFadeFromBlack == true, "the scene fades in from black")
         let powers = driver.events.compactMap { if case .powerChanged(let p) = $0.event { p } else { nil } }
         #expect(powers == [.dimmed, .blanked, .normal])
     }

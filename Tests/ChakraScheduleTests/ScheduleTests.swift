@@ -3,20 +3,7 @@ import ChakraSystem
 import Glibc
 import Testing
 
-/// A zone at a fixed offset from UTC, with no clock changes.
-struct FixedZone: LocalTimeZone {
-    var offset: Int = 0
-
-    func local(at utc: Int64) -> LocalTime {
-        let seconds = Int(utc) + offset
-        let day = seconds >= 0 ? seconds / 86400 : -((-seconds + 86399) / 86400)
-        return LocalTime(date: CalendarDate(dayNumber: day), secondOfDay: seconds - day * 86400, utcOffset: offset)
-    }
-
-    func instants(of date: CalendarDate, _ time: TimeOfDay) -> [Int64] {
-        [Int64(date.dayNumber * 86400 + time.minutes * 60 - offset)]
-    }
-}
+typealias FixedZone = FixedOffsetZone
 
 /// UTC seconds of a date and time in a fixed zone (UTC by default).
 func utc(_ date: String, _ time: String, offset: Int = 0) -> Int64 {

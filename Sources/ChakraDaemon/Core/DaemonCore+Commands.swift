@@ -43,6 +43,12 @@ extension DaemonCore {
             noteActivity()
             let result = spiral(command)
             answer = { reply(result) }
+        case .display(let mode, let reply):
+            setDisplayMode(mode)
+            answer = { reply(.success(())) }
+        case .schedulePlan(let reply):
+            let result = schedulePlan()
+            answer = { reply(result) }
         case .stop:
             running = false
         }
@@ -131,6 +137,7 @@ extension DaemonCore {
             pacer = Self.makePacer(display: display, configuration: configuration)
         }
         if configuration.settings != before.settings || configuration.config.text.language != before.config.text.language { settingsChanged() }
+        if configuration.config.schedule != before.config.schedule { evaluateSchedule() }
         updatePower()
         var summary = report.changed.isEmpty ? "nothing changed" : "changed " + report.changed.joined(separator: ", ")
         if !report.restartNeeded.isEmpty { summary += "; needs a restart: " + report.restartNeeded.joined(separator: ", ") }

@@ -94,7 +94,7 @@ extension DaemonCore {
             }
         }
         // A crossfade needs a picture on screen to fade from.
-        if transition.kind == .crossfade, firstFrameShown, vtActive, power != .blanked {
+        if transition.kind == .crossfade, firstFrameShown, vtActive, screen.power != .off {
             crossfade(to: incoming, named: name, transition: transition)
             logger.info("scene: crossfade from \(previous) to \(name)")
         } else {

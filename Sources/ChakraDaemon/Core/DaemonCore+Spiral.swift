@@ -16,7 +16,11 @@ extension DaemonCore {
     // MARK: touches
 
     func handleTouch(_ event: TouchContactEvent) {
-        if event.phase == .down { noteActivity() }
+        if consumesTouch(event) { return }
+        if event.phase == .down {
+            extendTouchWake()
+            noteActivity()
+        }
         guard let interactive = interactiveScene else { return }
         if event.phase == .down, followedContact == nil { followedContact = event.id }
         guard event.id == followedContact else { return }

@@ -2,12 +2,12 @@ import ChakraDisplay
 
 /// The status, the watchdog and the number of render threads.
 extension DaemonCore {
-    /// Not presenting on purpose: a still frame is up, the VT is away, or
-    /// the display is unplugged. The watchdog is fed by the timer then;
+    /// Not presenting on purpose: a still frame is up, the VT is away, the
+    /// display is unplugged or powered down. The watchdog is fed by the timer then;
     /// otherwise only by presented frames, so a wedged display stops the
     /// pings and systemd restarts the daemon.
     var idleByDesign: Bool {
-        !vtActive || (firstFrameShown && !animating) || display.waitingForDisplay
+        !vtActive || (firstFrameShown && !animating) || display.waitingForDisplay || screen.power == .off
     }
 
     func feedWatchdog() {
@@ -57,6 +57,8 @@ extension DaemonCore {
         status.brightness = brightness
         status.backlight = backlight?.name
         status.power = power
+        status.display = displayStatus
+        status.schedule = scheduleStatus
         status.configFile = configuration.source.path
         status.configuration = configuration.config
         return status

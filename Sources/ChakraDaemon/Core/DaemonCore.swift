@@ -1,9 +1,12 @@
 import ChakraConfig
+import ChakraControl
 import ChakraDisplay
 import ChakraInput
 import ChakraRaster
+import ChakraSchedule
 import ChakraScenes
 import ChakraSpiral
+import ChakraSystem
 import Logging
 
 /// The daemon's logic as a deterministic state machine: what happens to it
@@ -74,6 +77,29 @@ public final class DaemonCore {
     var power = PowerState.normal
     var lastActivity: Double
 
+    // The screen: on, dimmed or really off, and why (DaemonCore+Power).
+    var screen = ScreenState.on
+    var displayMode = DisplayPowerMode.auto
+    /// A touch woke a screen the schedule keeps off, until then.
+    var touchWakeUntil: Double?
+    /// Contacts that touched a dark screen (to wake it or not): the whole
+    /// touch, down to lift, is kept from the scene.
+    var consumedContacts: [Int] = []
+    /// The read-backs since the screen last went on or off.
+    var displayChecks: [DisplayPowerReport] = []
+
+    // Opening hours (DaemonCore+Schedule).
+    let timeZone: LocalTimeZone
+    /// Wall minus monotonic seconds, from the shell; nil until it tells.
+    var wallOffset: Double?
+    /// What the schedule says now; nil without a schedule or a wall clock.
+    var scheduleState: ScheduleState?
+    var scheduleNext: (at: Int64, state: ScheduleState)?
+    /// Monotonic time of `scheduleNext`.
+    var scheduleDeadline: Double?
+    /// Low power as it was before a `low-power` window turned it on.
+    var lowPowerBeforeSchedule: Bool?
+
     // Touch and the spiral (DaemonCore+Spiral).
     /// The contact the scene follows (the first finger down).
     var followedContact: Int?
@@ -98,8 +124,9 @@ public final class DaemonCore {
     /// The core at `startTime`, showing `configuration.scene` (or the
     /// fallback scene, when it cannot be made) on `display`.
     public init(configuration: DaemonConfiguration, display: DisplayFacts, backlight: BacklightPort?, watchdogInterval: Double?,
-                vtActive: Bool = true, startTime: Double, logger: Logger) throws(DaemonCommandError) {
-        (self.configuration, self.display, self.backlight) = (configuration, display, backlight)
+                vtActive: Bool = true, timeZone: LocalTimeZone = SystemTimeZone(), startTime: Double,
+                logger: Logger) throws(DaemonCommandError) {
+        (self.configuration, self.display, self.backlight, self.timeZone) = (configuration, display, backlight, timeZone)
         (self.watchdogInterval, self.vtActive, self.startTime, self.logger) = (watchdogInterval, vtActive, startTime, logger)
         now = startTime
         lastActivity = startTime
@@ -144,6 +171,10 @@ public final class DaemonCore {
             presented(presentation)
         case .inputDevices(let devices):
             inputDevices = devices
+        case .wallClock(let offset):
+            wallClockChanged(offset: offset)
+        case .displayPowerChecked(let report):
+            displayChecked(report)
         }
         flushEvents()
     }
@@ -181,15 +212,17 @@ public final class DaemonCore {
     // MARK: a loop turn
 
     /// Frames change over time (not a still scene, not paused or pinned,
-    /// not blanked).
-    var animating: Bool { (sceneChange != nil || !scene.isStill && !clock.isFrozen) && power != .blanked }
+    /// the screen not off).
+    var animating: Bool { (sceneChange != nil || !scene.isStill && !clock.isFrozen) && screen.power != .off }
 
-    /// Whether a frame is wanted at all now, regardless of timing.
-    var wantsFrame: Bool { vtActive && outputReady && (redraw || animating) }
+    /// Whether a frame is wanted at all now, regardless of timing: never
+    /// while the screen is off (no frames, no CPU).
+    var wantsFrame: Bool { vtActive && outputReady && screen.power != .off && (redraw || animating) }
 
     /// Time has passed: the scene catches up, the idle timers move, a frame
     /// is drawn if one is due, the status and the watchdog are kept.
     private func turn() {
+        if let deadline = scheduleDeadline, now >= deadline { evaluateSchedule() }
         pumpInteractiveScene()
         updatePower()
         if wantsFrame, now >= pacer.renderStart(now: now) { planFrame() }
@@ -201,9 +234,7 @@ public final class DaemonCore {
         let shownAt = pacer.beginFrame(now: now)
         touchesDrawn()
         let content: FramePlan.Content
-        if power == .blanked {
-            content = .black
-        } else if configuration.presentOnly {
+        if configuration.presentOnly {
             content = .unchanged
         } else if let change = sceneChange {
             let amount = change.fade.amount(at: shownAt)
@@ -218,7 +249,7 @@ public final class DaemonCore {
         } else {
             content = .scene(scene, time: clock.time(at: shownAt))
         }
-        lastPlanDrew = power != .blanked && !configuration.presentOnly
+        lastPlanDrew = !configuration.presentOnly
         redraw = false
         perform(.draw(FramePlan(content: content, shownAt: shownAt, rotation: configuration.rotation)))
     }
@@ -252,6 +283,8 @@ public final class DaemonCore {
         if watchdogInterval != nil, idleByDesign { consider(nextWatchdog) }
         consider(idlePolicy.nextChange(lastActivity: lastActivity, now: now, lowPower: configuration.settings.lowPower))
         consider(interactiveDeadline())
+        consider(scheduleDeadline)
+        consider(touchWakeUntil)
         return wake
     }
 

@@ -31,6 +31,13 @@ public enum DaemonInput {
     case presented(Presentation)
     /// The touchscreens in use changed.
     case inputDevices([String])
+    /// The wall clock against the monotonic one (wall minus monotonic, in
+    /// seconds): at start, and whenever the wall clock was set (an NTP
+    /// step, a date set by hand, a resume). The schedule is evaluated again.
+    case wallClock(offset: Double)
+    /// What one part of the display chain did on `.displayPower`, read
+    /// back (the CEC answer comes later than the rest).
+    case displayPowerChecked(DisplayPowerReport)
     /// Time passed: a deadline (`nextDeadline`) or a loop turn. `outputReady`:
     /// a frame can be drawn and presented now (no flip outstanding).
     case tick(outputReady: Bool)
@@ -48,6 +55,10 @@ public enum DaemonEffect {
     /// them back.
     case suspendOutput
     case resumeOutput
+    /// Power the display down (the CRTC inactive, the framebuffer blanked,
+    /// the backlight's bl_power, the TV's standby over CEC) or up again;
+    /// each part's read-back comes back as `.displayPowerChecked`.
+    case displayPower(on: Bool)
     /// The shared status and the statistics file (with `notify`, systemd's
     /// STATUS= too).
     case publish(DaemonStatus, notify: Bool)

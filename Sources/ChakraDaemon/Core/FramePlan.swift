@@ -8,7 +8,7 @@ import Glibc
 /// it. Holds references only: making one allocates nothing.
 public struct FramePlan {
     public enum Content {
-        /// Black (a blanked screen).
+        /// Black (the last frame before the display powers down).
         case black
         /// Nothing drawn: the buffer is presented as it is (`--present-only`).
         case unchanged
