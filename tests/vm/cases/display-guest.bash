@@ -74,9 +74,9 @@ next_stats() {
 
 # no_picture NAME: a screendump NAME.png shows no picture: fewer than 2000
 # pixels that are not black. What QEMU shows for a CRTC with no signal:
-# bochs-drm blanks the VGA (all black), or, at some modes, QEMU's
+# bochs-drm blanks the VGA (all black), or QEMU shows its initial
 # placeholder "Guest has not initialized the display (yet)." (1044 grey
-# pixels); virtio-gpu's disabled scanout is the placeholder "Display output
+# pixels; 67-schedule-drm); virtio-gpu's disabled scanout is the placeholder "Display output
 # is not active." (684). A scene lights every pixel.
 no_picture() {
     local count
