@@ -9,9 +9,13 @@ public final class DRMDevice {
     public let path: String
     public let fd: Int32
 
+    /// Non-blocking, for the events read from it: the loop reads them when
+    /// poll(2) says so, but a flip completed in the same turn before that
+    /// (waiting for it before a power-down) leaves the readiness stale, and
+    /// a blocking read would then wait forever. Ioctls are not affected.
     public init(path: String) throws(SystemError) {
         self.path = path
-        fd = try Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC) })
+        fd = try Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) })
     }
 
     deinit { Descriptor.close(fd) }

@@ -19,7 +19,7 @@ extension DRMOutput {
     public func setPower(on: Bool) -> DisplayPowerReport {
         let check = on ? powerUp() : powerDown()
         let report = DisplayPowerReport(part: "drm", on: on, method: modesetter.powerMethod, check: check)
-        let line: Logger.Message = "drm: powered \(on ? "up" : "down"): \(report.summary)"
+        let line: Logger.Message = "drm: powered \(on ? "up" : "down"): \(report.method) \(check.kind) (\(check.detail))"
         if check.isFailure { logger.warning(line) } else { logger.info(line) }
         return report
     }

@@ -227,7 +227,12 @@ public final class FBDevOutput: DisplayOutput {
         // The console unblanked the screen, and on DRM's emulation setting
         // the screen info lights the CRTC: dark again.
         if poweredDown {
-            do { try blank(FB_BLANK_POWERDOWN) } catch { logger.warning("fbdev: the VT came back while powered down: \(error)") }
+            do {
+                try blank(FB_BLANK_POWERDOWN)
+                logger.info("fbdev: the VT came back while powered down: blanked again")
+            } catch {
+                logger.warning("fbdev: the VT came back while powered down: \(error)")
+            }
         }
     }
 
@@ -262,7 +267,8 @@ public final class FBDevOutput: DisplayOutput {
         if on { redrawRequested = true }
         let check = powerCheck(on: on)
         let report = DisplayPowerReport(part: "fbdev", on: on, method: "FBIOBLANK", check: check)
-        if check.isFailure { logger.warning("fbdev: \(report.summary)") } else { logger.info("fbdev: \(report.summary)") }
+        let line: Logger.Message = "fbdev: powered \(on ? "up" : "down"): FBIOBLANK \(check.kind) (\(check.detail))"
+        if check.isFailure { logger.warning(line) } else { logger.info(line) }
         return report
     }
 

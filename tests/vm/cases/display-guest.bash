@@ -72,6 +72,20 @@ next_stats() {
     cp "$results/$daemon_name.stats" "$results/$target"
 }
 
+# no_picture NAME: a screendump NAME.png shows no picture: fewer than 2000
+# pixels that are not black. What QEMU shows for a CRTC with no signal:
+# bochs-drm blanks the VGA (all black), or QEMU shows its initial
+# placeholder "Guest has not initialized the display (yet)." (1044 grey
+# pixels; 67-schedule-drm); virtio-gpu's disabled scanout is the placeholder "Display output
+# is not active." (684). A scene lights every pixel.
+no_picture() {
+    local count
+    screendump "$1.png" >/dev/null
+    count=$("${tools[@]}" lit "$results/$1.png")
+    echo "$1: $count lit pixels"
+    ((count < 2000))
+}
+
 finish() {
     [[ -z $daemon_pid ]] || kill -KILL "$daemon_pid" 2>/dev/null
     echo "$failures guest check(s) failed"

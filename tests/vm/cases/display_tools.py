@@ -41,6 +41,19 @@ Guest side:
                                            before, only no_frame refusals naming
                                            the disconnection in between, images
                                            after, and the connection held
+  display_tools.py drm-power CARD         the power state as another DRM client
+                                           reads it (libdrm through ctypes, atomic
+                                           cap set): a line per CRTC ("crtc 37
+                                           ACTIVE=0 mode_valid=1 fb=43"), connector
+                                           ("connector 35 DPMS=Off crtc=37") and
+                                           primary plane ("plane 31 fb=43 crtc=37"),
+                                           then "active_crtcs=N"
+  display_tools.py drm-hold CARD STOPFILE  DRM master on CARD (SET_MASTER) until
+                                           STOPFILE exists; prints "master" once
+                                           held ("busy: ..." and exit 1 if not)
+  display_tools.py fbblank DEVICE LEVEL    FBIOBLANK with LEVEL (0 unblank, 4
+                                           powerdown): prints "ok" or the errno
+  display_tools.py cpu-ticks PID           utime+stime of PID in clock ticks
 Host side:
   display_tools.py rotate IN OUT DEGREES   turns an image clockwise (90/180/270)
   display_tools.py rate BEFORE AFTER       frames per second between two
@@ -255,6 +268,157 @@ def fbwatch(device, seconds, interval):
         len(samples), len(runs) - 1, ",".join(map(str, sorted(set(samples)))), ",".join(map(str, runs))))
 
 
+DRM_MODE_OBJECT_CRTC = 0xCCCCCCCC
+DRM_MODE_OBJECT_CONNECTOR = 0xC0C0C0C0
+DRM_MODE_OBJECT_PLANE = 0xEEEEEEEE
+DRM_CLIENT_CAP_UNIVERSAL_PLANES = 2
+DRM_CLIENT_CAP_ATOMIC = 3
+DRM_IOCTL_SET_MASTER = 0x641E   # _IO('d', 0x1e)
+FBIOBLANK = 0x4611
+
+
+def libdrm():
+    """libdrm.so.2 with the few calls these tools make, typed."""
+    import ctypes
+    lib = ctypes.CDLL("libdrm.so.2", use_errno=True)
+
+    class Resources(ctypes.Structure):
+        _fields_ = [("count_fbs", ctypes.c_int), ("fbs", ctypes.POINTER(ctypes.c_uint32)),
+                    ("count_crtcs", ctypes.c_int), ("crtcs", ctypes.POINTER(ctypes.c_uint32)),
+                    ("count_connectors", ctypes.c_int), ("connectors", ctypes.POINTER(ctypes.c_uint32)),
+                    ("count_encoders", ctypes.c_int), ("encoders", ctypes.POINTER(ctypes.c_uint32)),
+                    ("min_width", ctypes.c_uint32), ("max_width", ctypes.c_uint32),
+                    ("min_height", ctypes.c_uint32), ("max_height", ctypes.c_uint32)]
+
+    class ObjectProperties(ctypes.Structure):
+        _fields_ = [("count_props", ctypes.c_uint32), ("props", ctypes.POINTER(ctypes.c_uint32)),
+                    ("prop_values", ctypes.POINTER(ctypes.c_uint64))]
+
+    class Property(ctypes.Structure):
+        _fields_ = [("prop_id", ctypes.c_uint32), ("flags", ctypes.c_uint32), ("name", ctypes.c_char * 32)]   # the rest unread
+
+    class ModeInfo(ctypes.Structure):
+        _fields_ = [("clock", ctypes.c_uint32)] + [(n, ctypes.c_uint16) for n in
+                    "hdisplay hsync_start hsync_end htotal hskew vdisplay vsync_start vsync_end vtotal vscan".split()] + \
+                   [("vrefresh", ctypes.c_uint32), ("flags", ctypes.c_uint32), ("type", ctypes.c_uint32), ("name", ctypes.c_char * 32)]
+
+    class Crtc(ctypes.Structure):
+        _fields_ = [("crtc_id", ctypes.c_uint32), ("buffer_id", ctypes.c_uint32), ("x", ctypes.c_uint32), ("y", ctypes.c_uint32),
+                    ("width", ctypes.c_uint32), ("height", ctypes.c_uint32), ("mode_valid", ctypes.c_int),
+                    ("mode", ModeInfo), ("gamma_size", ctypes.c_int)]
+
+    class PlaneResources(ctypes.Structure):
+        _fields_ = [("count_planes", ctypes.c_uint32), ("planes", ctypes.POINTER(ctypes.c_uint32))]
+
+    lib.drmModeGetResources.restype = ctypes.POINTER(Resources)
+    lib.drmModeObjectGetProperties.restype = ctypes.POINTER(ObjectProperties)
+    lib.drmModeObjectGetProperties.argtypes = [ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32]
+    lib.drmModeGetProperty.restype = ctypes.POINTER(Property)
+    lib.drmModeGetProperty.argtypes = [ctypes.c_int, ctypes.c_uint32]
+    lib.drmModeGetCrtc.restype = ctypes.POINTER(Crtc)
+    lib.drmModeGetCrtc.argtypes = [ctypes.c_int, ctypes.c_uint32]
+    lib.drmModeGetPlaneResources.restype = ctypes.POINTER(PlaneResources)
+    lib.drmSetClientCap.argtypes = [ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64]
+    for name in ("drmModeFreeResources", "drmModeFreeObjectProperties", "drmModeFreeProperty", "drmModeFreeCrtc",
+                 "drmModeFreePlaneResources"):
+        getattr(lib, name).argtypes = [ctypes.c_void_p]
+    return lib
+
+
+def drm_properties(lib, fd, object_id, object_type):
+    """{name: value} of one KMS object."""
+    import ctypes
+    found = {}
+    listed = lib.drmModeObjectGetProperties(fd, object_id, object_type)
+    if not listed:
+        return found
+    for i in range(listed.contents.count_props):
+        prop = lib.drmModeGetProperty(fd, listed.contents.props[i])
+        if prop:
+            found[prop.contents.name.decode()] = listed.contents.prop_values[i]
+            lib.drmModeFreeProperty(ctypes.cast(prop, ctypes.c_void_p))
+    lib.drmModeFreeObjectProperties(ctypes.cast(listed, ctypes.c_void_p))
+    return found
+
+
+def drm_power(card):
+    """Read-only: never SET_MASTER. (Opening a DRM device no one is master
+    of makes this process master until it closes it.)"""
+    import ctypes
+    lib = libdrm()
+    fd = os.open(card, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        lib.drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1)
+        if lib.drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) != 0:
+            print("atomic=no")
+        resources = lib.drmModeGetResources(fd)
+        if not resources:
+            print("drm-power: drmModeGetResources failed: %s" % os.strerror(ctypes.get_errno()), file=sys.stderr)
+            return 1
+        res = resources.contents
+        active = 0
+        for i in range(res.count_crtcs):
+            crtc_id = res.crtcs[i]
+            props = drm_properties(lib, fd, crtc_id, DRM_MODE_OBJECT_CRTC)
+            crtc = lib.drmModeGetCrtc(fd, crtc_id)
+            mode_valid, fb = (crtc.contents.mode_valid, crtc.contents.buffer_id) if crtc else (-1, -1)
+            if crtc:
+                lib.drmModeFreeCrtc(ctypes.cast(crtc, ctypes.c_void_p))
+            active += props.get("ACTIVE", 0) != 0
+            print("crtc %d ACTIVE=%s mode_valid=%d fb=%d" % (crtc_id, props.get("ACTIVE", "?"), mode_valid, fb))
+        names = ["On", "Standby", "Suspend", "Off"]
+        for i in range(res.count_connectors):
+            connector_id = res.connectors[i]
+            props = drm_properties(lib, fd, connector_id, DRM_MODE_OBJECT_CONNECTOR)
+            dpms = props.get("DPMS")
+            print("connector %d DPMS=%s crtc=%s" % (connector_id, names[dpms] if dpms is not None and dpms < 4 else dpms,
+                                                     props.get("CRTC_ID", "?")))
+        lib.drmModeFreeResources(ctypes.cast(resources, ctypes.c_void_p))
+        planes = lib.drmModeGetPlaneResources(fd)
+        if planes:
+            for i in range(planes.contents.count_planes):
+                props = drm_properties(lib, fd, planes.contents.planes[i], DRM_MODE_OBJECT_PLANE)
+                if props.get("type") == 1:   # DRM_PLANE_TYPE_PRIMARY
+                    print("plane %d fb=%s crtc=%s" % (planes.contents.planes[i], props.get("FB_ID", "?"), props.get("CRTC_ID", "?")))
+            lib.drmModeFreePlaneResources(ctypes.cast(planes, ctypes.c_void_p))
+        print("active_crtcs=%d" % active)
+    finally:
+        os.close(fd)
+    return 0
+
+
+def drm_hold(card, stop):
+    fd = os.open(card, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        fcntl.ioctl(fd, DRM_IOCTL_SET_MASTER)
+    except OSError as error:
+        print("busy: %s" % error, flush=True)
+        os.close(fd)
+        return 1
+    print("master", flush=True)
+    while not os.path.exists(stop):
+        time.sleep(0.05)
+    os.close(fd)
+    return 0
+
+
+def fbblank(device, level):
+    fd = os.open(device, os.O_RDWR)
+    try:
+        fcntl.ioctl(fd, FBIOBLANK, int(level))
+        print("ok")
+    except OSError as error:
+        print("errno %d (%s)" % (error.errno, error.strerror))
+    finally:
+        os.close(fd)
+
+
+def cpu_ticks(pid):
+    with open("/proc/%s/stat" % pid) as file:
+        fields = file.read().rsplit(")", 1)[1].split()
+    print(int(fields[11]) + int(fields[12]))   # utime, stime (fields 14, 15)
+
+
 def rotate(source, target, degrees):
     from images import read_image, write_image
     width, height, rgb = read_image(source)
@@ -355,6 +519,7 @@ def main(argv):
         "kdmode": (kdmode, 1), "chvt": (chvt, 1), "notify-listen": (notify_listen, 2),
         "wait-stats": (wait_stats, 4), "rotate": (rotate, 3), "rate": (rate, 2), "lit": (lit, 1),
         "snapshot-stream": (snapshot_stream, 3), "snapshot-summary": (snapshot_summary, 3),
+        "drm-power": (drm_power, 1), "drm-hold": (drm_hold, 2), "fbblank": (fbblank, 2), "cpu-ticks": (cpu_ticks, 1),
         "fbvar": (fbvar, 1), "fbvar-all": (fbvar_all, 1), "fbdepth": (fbdepth, 2), "fbgrab": (fbgrab, 2), "fbwatch": (fbwatch, 3),
     }
     if len(argv) < 2 or argv[1] not in commands or len(argv) - 2 != commands[argv[1]][1]:
