@@ -3,6 +3,7 @@ import ChakraControl
 import ChakraDisplay
 import ChakraInput
 import ChakraSchedule
+import ChakraSystem
 import Testing
 @testable import ChakraDaemon
 
@@ -96,6 +97,21 @@ struct DisplayPowerTests {
         #expect(scheduleEvents(driver).map(\.window) == ["outside", "window 1", "window 2", "outside"])
         let powers = driver.events.compactMap { if case .displayPower(let d) = $0.event { d.screen.power } else { nil } }
         #expect(powers == [.off, .on, .off])
+    }
+
+    @Test("while off, systemd's watchdog is still fed (by the timer: no frames come)")
+    func watchdogWhileOff() throws {
+        let driver = try CoreDriver(watchdogInterval: 10) { _ in }
+        driver.rendering = false
+        driver.send(.wallClock(offset: Self.offset))
+        driver.run(until: 101)
+        #expect(succeeded(driver.command { .display(.off, reply: $0) }))
+        let mark = driver.mark
+        driver.run(until: 161)
+        #expect(driver.plans(since: mark).isEmpty)
+        let pings = driver.notifications.filter { $0.message == .watchdog && $0.at > 101 }.map(\.at)
+        #expect(pings.count >= 5, "\(pings)")
+        #expect(zip(pings, pings.dropFirst()).allSatisfy { $1 - $0 <= 10.001 })
     }
 
     @Test("by hand: off and on hold until the schedule's next change; auto follows it at once")
