@@ -153,7 +153,8 @@ final class FrameLoop {
             output.resume()
             touch?.setAway(false) { core.send(.touch($0), at: Self.touchTime($0)) }
             touchDevicesChanged()
-        case .publish(let status, let notify):
+        case .publish(let notify):
+            let status = core.status()
             control.publish(status)
             if notify { notifier?.send(.status(status.line)) }
             writeStatsFile(status)

@@ -30,7 +30,7 @@ final class FakeBacklight: BacklightPort {
 /// Plays the shell around a `DaemonCore` on virtual time: ticks at the
 /// core's deadlines, draws every planned frame into memory and presents it
 /// at once, and records what came out. No clock, no sleeps.
-final class CoreDriver {
+final class CoreDriver: @unchecked Sendable {
     let core: DaemonCore
     private(set) var time: Double
     let frame: FrameBuffer
@@ -84,9 +84,9 @@ final class CoreDriver {
             case .setBacklight(let level):
                 kinds.append("backlight")
                 backlightLevels.append(level)
-            case .publish(let status, _):
+            case .publish:
                 kinds.append("publish")
-                published.append(status)
+                published.append(core.status())
             case .event(let event):
                 kinds.append("event")
                 events.append((time, event))

@@ -139,6 +139,18 @@ struct DisplayPowerTests {
         #expect(driver.core.status().display.screen == .on && driver.core.sceneName == "calm", "off by hand ended at 08:01")
     }
 
+    @Test("the reply to display off follows a status that shows the read-back")
+    func replyShowsTheReadBack() throws {
+        let driver = try CoreDriver()
+        driver.rendering = false
+        driver.send(.wallClock(offset: Self.offset))
+        driver.run(until: 101)
+        let seen = Answer<String>()
+        driver.send(.command(.display(.off) { [driver] _ in seen.value = driver.published.last?.display.check }))
+        #expect(seen.value == "confirmed")
+        #expect(driver.displayPowers == [false])
+    }
+
     @Test("no schedule: off by hand holds until on")
     func byHandWithoutSchedule() throws {
         let driver = try CoreDriver()

@@ -67,7 +67,7 @@ extension DaemonCore {
     /// Every couple of seconds at most (never per frame), and on changes:
     /// the shared status; with `notify`, STATUS= and the statistics file.
     func publishStatus(notify: Bool = true) {
-        perform(.publish(status(), notify: notify))
+        perform(.publish(notify: notify))
     }
 
     static let busyShare = 0.5, idleShare = 1.0 / 3

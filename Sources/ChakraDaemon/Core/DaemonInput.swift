@@ -60,8 +60,10 @@ public enum DaemonEffect {
     /// each part's read-back comes back as `.displayPowerChecked`.
     case displayPower(on: Bool)
     /// The shared status and the statistics file (with `notify`, systemd's
-    /// STATUS= too).
-    case publish(DaemonStatus, notify: Bool)
+    /// STATUS= too), as `DaemonCore.status()` says when this is carried
+    /// out: a publish queued before the read-back of a `.displayPower` it
+    /// follows (a `display off` and its reply) shows that read-back.
+    case publish(notify: Bool)
     case event(DaemonEvent)
     /// Answer a request (after the status that shows its change).
     case reply(@Sendable () -> Void)

@@ -65,6 +65,18 @@ if ((boot == 1)); then
     check "chakractl status is refused for a user outside the group (exit 3, got $status)" test "$status" = 3
     check "with a clear message ($out)" grep -q "Permission denied" "$R/status-visitor.txt"
 
+    # The display powered down and up by the unit as shipped (its sandbox:
+    # DevicePolicy=closed, user chakra), the CRTC's ACTIVE read back.
+    out=$(runuser -u kioskadmin -- chakractl display off 2>&1); status=$?
+    echo "$out" >"$R/display-off.txt"
+    check "chakractl display off under systemd (exit $status: $out)" test "$status" = 0
+    check "the CRTC read back inactive" grep -q "drm: .*confirmed" "$R/display-off.txt"
+    out=$(runuser -u kioskadmin -- chakractl display on 2>&1); status=$?
+    echo "$out" >"$R/display-on.txt"
+    check "chakractl display on (exit $status: $out)" test "$status" = 0
+    check "the CRTC read back active" grep -q "drm: .*confirmed" "$R/display-on.txt"
+    runuser -u kioskadmin -- chakractl display auto >/dev/null
+
     # From here on the scene's time is pinned (a drop-in adds --pin-time
     # to ExecStart; every other line of the unit stays as shipped), so the
     # host compares the screen with `chakrad render` exactly.
