@@ -5,6 +5,7 @@ import ChakraInput
 import ChakraRaster
 import ChakraSchedule
 import ChakraScenes
+import ChakraSystem
 import Glibc
 import Logging
 import Testing
@@ -38,6 +39,8 @@ final class CoreDriver {
     private(set) var events: [(at: Double, event: DaemonEvent)] = []
     private(set) var published: [DaemonStatus] = []
     private(set) var backlightLevels: [Int] = []
+    /// systemd notifications, with the time they were sent.
+    private(set) var notifications: [(at: Double, message: NotifyMessage)] = []
     /// `.displayPower` effects: false for down, true for up.
     private(set) var displayPowers: [Bool] = []
     /// What the fake display reads back after powering.
@@ -49,7 +52,7 @@ final class CoreDriver {
     var rendering = true
 
     init(width: Int = 48, height: Int = 32, backlight: FakeBacklight? = nil, timeZone: LocalTimeZone = FixedOffsetZone(),
-         configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+         watchdogInterval: Double? = nil, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
         var configuration = DaemonConfiguration()
         configuration.fps = 20
         configuration.threads = 1
@@ -60,7 +63,7 @@ final class CoreDriver {
         self.backlight = backlight
         frame = FrameBuffer(width: width, height: height, format: .xrgb8888)
         core = try DaemonCore(configuration: configuration, display: DisplayFacts(summary: "test \(width)x\(height)", width: width, height: height),
-                              backlight: backlight, watchdogInterval: nil, timeZone: timeZone, startTime: time, logger: logger)
+                              backlight: backlight, watchdogInterval: watchdogInterval, timeZone: timeZone, startTime: time, logger: logger)
     }
 
     func send(_ input: DaemonInput, at t: Double? = nil) {
@@ -93,7 +96,9 @@ final class CoreDriver {
             case .haptic: kinds.append("haptic")
             case .suspendOutput: kinds.append("suspend")
             case .resumeOutput: kinds.append("resume")
-            case .notify: kinds.append("notify")
+            case .notify(let message):
+                kinds.append("notify")
+                notifications.append((time, message))
             case .displayPower(let on):
                 kinds.append(on ? "power-up" : "power-down")
                 displayPowers.append(on)

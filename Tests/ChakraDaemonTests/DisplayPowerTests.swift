@@ -3,6 +3,7 @@ import ChakraControl
 import ChakraDisplay
 import ChakraInput
 import ChakraSchedule
+import ChakraSystem
 import Testing
 @testable import ChakraDaemon
 
@@ -96,6 +97,21 @@ struct DisplayPowerTests {
         #expect(scheduleEvents(driver).map(\.window) == ["outside", "window 1", "window 2", "outside"])
         let powers = driver.events.compactMap { if case .displayPower(let d) = $0.event { d.screen.power } else { nil } }
         #expect(powers == [.off, .on, .off])
+    }
+
+    @Test("while off, systemd's watchdog is still fed (by the timer: no frames come)")
+    func watchdogWhileOff() throws {
+        let driver = try CoreDriver(watchdogInterval: 10) { _ in }
+        driver.rendering = false
+        driver.send(.wallClock(offset: Self.offset))
+        driver.run(until: 101)
+        #expect(succeeded(driver.command { .display(.off, reply: $0) }))
+        let mark = driver.mark
+        driver.run(until: 161)
+        #expect(driver.plans(since: mark).isEmpty)
+        let pings = driver.notifications.filter { $0.message == .watchdog && $0.at > 101 }.map(\.at)
+        #expect(pings.count >= 5, "\(pings)")
+        #expect(zip(pings, pings.dropFirst()).allSatisfy { $1 - $0 <= 10.001 })
     }
 
     @Test("by hand: off and on hold until the schedule's next change; auto follows it at once")
@@ -233,5 +249,65 @@ struct DisplayPowerTests {
         #expect(driver.core.sceneName == "spiral")
         #expect(succeeded(driver.command { .spiral(.cancel, reply: $0) }))
         #expect(driver.core.sceneName == "calm")
+    }
+}
+
+/// A zone whose clocks change once, at `change` (UTC): `before` seconds
+/// east of UTC until then, `after` from then (CET → CEST: 3600 → 7200).
+struct OneChangeZone: LocalTimeZone {
+    var change: Int64, before: Int, after: Int
+
+    func local(at utc: Int64) -> LocalTime {
+        let offset = utc < change ? before : after
+        var shown = FixedOffsetZone(offset: offset).local(at: utc)
+        shown.utcOffset = offset
+        return shown
+    }
+
+    func instants(of date: CalendarDate, _ time: TimeOfDay) -> [Int64] {
+        [before, after].map { FixedOffsetZone(offset: $0).instants(of: date, time)[0] }
+            .filter { local(at: $0).date == date && local(at: $0).secondOfDay == time.minutes * 60 }
+            .reduce(into: []) { if !$0.contains($1) { $0.append($1) } }.sorted()
+    }
+}
+
+@Suite("Daemon core: opening hours across the clock changes")
+struct DisplayPowerDSTTests {
+    /// Opening at 08:00 and closing at 20:00, local time, for three days
+    /// around a clock change, with no restart: the screen comes on at 08:00
+    /// on the clock every day, so the mornings are 23 h apart on the day
+    /// clocks go forward and 25 h on the day they go back.
+    @Test("spring forward (23 h day) and fall back (25 h day): on at 08:00 and off at 20:00 local, every day",
+          arguments: [("2026-03-28", "2026-03-29T01:00", 3600, 7200, 23.0), ("2026-10-24", "2026-10-25T01:00", 7200, 3600, 25.0)])
+    func aroundTheChange(firstDay: String, changeAt: String, before: Int, after: Int, secondDayHours: Double) throws {
+        let parts = changeAt.split(separator: "T").map(String.init)
+        let change = FixedOffsetZone().instants(of: CalendarDate(parts[0])!, TimeOfDay(parts[1])!)[0]
+        let zone = OneChangeZone(change: change, before: before, after: after)
+        let day = CalendarDate(firstDay)!
+        // Monotonic 100 s is the first day at 07:00 local.
+        let offset = Double(zone.instants(of: day, TimeOfDay("07:00")!)[0]) - 100
+        let driver = try CoreDriver(timeZone: zone) {
+            $0.settings.reduceMotion = true   // still frames: only the schedule wakes the core
+            $0.config.schedule = Schedule(windows: [DisplayPowerTests.window("08:00", "20:00", "heart")])
+        }
+        driver.rendering = false
+        driver.send(.wallClock(offset: offset))
+        driver.run(until: 100 + 3 * 86400 - 7200)   // before the fourth morning
+        let changes = driver.events.compactMap { entry -> (at: Double, power: ScreenPower)? in
+            if case .displayPower(let d) = entry.event { return (entry.at, d.screen.power) }
+            return nil
+        }
+        #expect(changes.map(\.power) == [.off, .on, .off, .on, .off, .on, .off])
+        let ons = changes.filter { $0.power == .on }.map(\.at)
+        #expect(ons.count == 3)
+        if ons.count == 3 {
+            #expect((ons[1] - ons[0]) / 3600 == secondDayHours, "the mornings of the change")
+            #expect((ons[2] - ons[1]) / 3600 == 24)
+        }
+        for (at, power) in changes.dropFirst() {
+            let local = zone.local(at: Int64(at + offset))
+            #expect(local.clock == (power == .on ? "08:00" : "20:00"), "\(power) at \(local.iso8601)")
+        }
+        #expect(driver.displayPowers == [false, true, false, true, false, true, false])
     }
 }

@@ -21,20 +21,19 @@ display_build_chakrad() {
     export CHAKRAD
 }
 
-# The chakractl the guests run: $CHAKRACTL, else the one beside $CHAKRAD,
-# else a release build in .build-vm.
+# The chakractl the guests run: $CHAKRACTL, else a release build in
+# .build-vm.
 display_build_chakractl() {
     if [[ -n ${CHAKRACTL:-} ]]; then
         [[ -x $CHAKRACTL ]] || vm_die "CHAKRACTL=$CHAKRACTL is not an executable"
         return
     fi
-    CHAKRACTL=$(dirname "$CHAKRAD")/chakractl
-    if [[ ! -x $CHAKRACTL ]]; then
-        echo "building chakractl (release, $VM_BUILD/swift)"
-        swift build -c release --scratch-path "$VM_BUILD/swift" --product chakractl >"$VM_BUILD/swift-build-ctl.log" 2>&1 ||
-            vm_die "swift build failed: see $VM_BUILD/swift-build-ctl.log"
-        CHAKRACTL=$VM_BUILD/swift/release/chakractl
-    fi
+    # Built every time (a no-op when nothing changed): a chakractl left from
+    # an older build would not know newer commands.
+    echo "building chakractl (release, $VM_BUILD/swift)"
+    swift build -c release --scratch-path "$VM_BUILD/swift" --product chakractl >"$VM_BUILD/swift-build-ctl.log" 2>&1 ||
+        vm_die "swift build failed: see $VM_BUILD/swift-build-ctl.log"
+    CHAKRACTL=$VM_BUILD/swift/release/chakractl
     export CHAKRACTL
 }
 
