@@ -439,3 +439,33 @@ struct DaemonCoreSpiralTests {
         #expect(driver.core.status().touchLatency.samples > 0)
     }
 }
+
+@Suite("Daemon core: touches across scene changes")
+struct DaemonCoreTouchTests {
+    /// Found by the QEMU spiral case: the exercise ended (back to the heart)
+    /// with the finger still down; its lift came while no interactive scene
+    /// listened, so the core followed that contact for good and the next
+    /// exercise ignored every touch.
+    @Test("a finger lifted after the exercise went back to its scene does not shut out the next exercise")
+    func liftAfterTheExerciseLeft() throws {
+        let driver = try CoreDriver(width: 195, height: 422) { $0.fps = 10 }
+        driver.rendering = false
+        driver.run(until: 101)
+        #expect(succeeded(driver.command { .spiral(.start, reply: $0) }))
+        driver.run(until: 102)
+        let head = try #require(driver.core.status().spiral)
+        func touch(_ phase: TouchPhase, id: Int, at t: Double) {
+            driver.send(.touch(TouchContactEvent(phase: phase, id: id, x: head.headX, y: head.headY, time: t, deviceX: 0, deviceY: 0, device: 1)), at: t)
+        }
+        touch(.down, id: 1, at: 102)
+        #expect(driver.core.status().spiral?.state == "inhale")
+        #expect(succeeded(driver.command { .spiral(.cancel, reply: $0) }))
+        driver.run(until: 104)
+        #expect(driver.core.sceneName == "heart")
+        touch(.up, id: 1, at: 104)
+        #expect(succeeded(driver.command { .spiral(.start, reply: $0) }))
+        driver.run(until: 106)
+        touch(.down, id: 2, at: 106)
+        #expect(driver.core.status().spiral?.state == "inhale")
+    }
+}

@@ -216,6 +216,31 @@ struct DisplayPowerTests {
         #expect(driver.displayPowers == [false, true, false])
     }
 
+    @Test("the tap on a dark screen is consumed to its lift; the same finger on the lit screen starts the exercise")
+    func darkTapThenLitTap() throws {
+        let driver = try CoreDriver(width: 195, height: 422) {
+            $0.fps = 10
+            $0.config.scene.defaultScene = "spiral"
+        }
+        driver.rendering = false
+        driver.send(.wallClock(offset: Self.offset))
+        driver.run(until: 101)
+        let head = try #require(driver.core.status().spiral)
+        func touch(_ phase: TouchPhase, at t: Double) {
+            driver.send(.touch(TouchContactEvent(phase: phase, id: 0, x: head.headX, y: head.headY, time: t, deviceX: 0, deviceY: 0, device: 1)), at: t)
+        }
+        #expect(succeeded(driver.command { .display(.off, reply: $0) }))
+        touch(.down, at: 102)
+        touch(.up, at: 102.5)
+        driver.run(until: 103)
+        #expect(driver.core.status().spiral?.state == "idle")
+        #expect(succeeded(driver.command { .display(.on, reply: $0) }))
+        driver.run(until: 104)
+        touch(.down, at: 104)
+        driver.run(until: 105)
+        #expect(driver.core.status().spiral?.state == "inhale")
+    }
+
     @Test("the read-back: a failure shows in status and events; a late answer to an earlier request is ignored")
     func readBack() throws {
         let driver = try CoreDriver(configure: Self.openingHours)

@@ -138,6 +138,7 @@ extension DaemonCore {
             return true
         }
         guard event.phase == .down, screen.power == .off else { return false }
+        logger.debug("touch: contact \(event.id) on a dark screen (\(screen.reason?.rawValue ?? "")): kept from the scene")
         consumedContacts.append(event.id)
         let wakeFor = configuration.config.display.wakeOnTouch
         switch screen.reason {

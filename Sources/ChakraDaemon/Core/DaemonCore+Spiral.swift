@@ -18,6 +18,7 @@ extension DaemonCore {
     func handleTouch(_ event: TouchContactEvent) {
         if consumesTouch(event) { return }
         if event.phase == .down {
+            logger.debug("touch: contact \(event.id) down at \(event.x), \(event.y)")
             extendTouchWake()
             noteActivity()
         }

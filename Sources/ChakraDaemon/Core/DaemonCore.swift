@@ -37,7 +37,13 @@ public final class DaemonCore {
 
     // The scene director (DaemonCore+Scenes).
     public internal(set) var scene: Scene {
-        didSet { interactiveScene = scene as? InteractiveScene }
+        didSet {
+            interactiveScene = scene as? InteractiveScene
+            // The finger the old scene followed is not this one's: its lift
+            // may come while no interactive scene listens, and a contact
+            // followed for good would shut out every later touch.
+            followedContact = nil
+        }
     }
     /// `scene` when it is interactive (looked up once per scene, not per turn).
     private(set) var interactiveScene: InteractiveScene?
