@@ -161,7 +161,7 @@ UNIT_VARS = -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' -e '
 install: $(if $(filter .build/release,$(BUILD_DIR)),release)
 	@test -x $(BUILD_DIR)/chakrad && test -x $(BUILD_DIR)/chakractl || { echo "no chakrad and chakractl in $(BUILD_DIR)" >&2; exit 1; }
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UDEVRULESDIR) \
-		$(DESTDIR)$(SYSCONFDIR)/chakra/lang $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(SYSCONFDIR)/chakra/lang $(DESTDIR)$(SYSCONFDIR)/chakra/chakra.toml.d $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0755 $(BUILD_DIR)/chakrad $(BUILD_DIR)/chakractl $(DESTDIR)$(BINDIR)/
 	sed $(UNIT_VARS) systemd/chakrad.service > $(DESTDIR)$(UNITDIR)/chakrad.service
 	sed $(UNIT_VARS) systemd/chakrad.socket > $(DESTDIR)$(UNITDIR)/chakrad.socket

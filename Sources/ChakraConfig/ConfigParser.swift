@@ -27,21 +27,62 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { issues.map(\.description).joined(separator: "\n") }
 }
 
-/// A file read: the configuration, what was odd but harmless (unknown
+/// A file read (or a main file with its drop-ins laid over it,
+/// `ConfigFiles`): the configuration, what was odd but harmless (unknown
 /// keys), and where each key is (for checks made later, by the daemon).
 public struct LoadedConfig: Sendable, Equatable {
     public var config: ChakraConfig
     public var warnings: [ConfigIssue]
+    /// The main file's lines, and the main file (nil: none was read).
     public var lines: SourceLines
     public var file: String?
+    /// Every file read, in the order laid: the main file, then its drop-ins.
+    public var files: [String]
+    /// The keys the files set, "schedule" standing for the whole [schedule]
+    /// (what a later file replaces when it is laid over this one).
+    public private(set) var keysSet: [String] = []
+    /// The file and lines of the keys a drop-in set: an issue about such a
+    /// key names the drop-in, not the main file.
+    private var laidBy: [String: Origin] = [:]
+
+    private struct Origin: Sendable, Equatable {
+        var file: String?
+        var lines: SourceLines
+    }
 
     public init(config: ChakraConfig, warnings: [ConfigIssue] = [], lines: SourceLines = SourceLines(""), file: String? = nil) {
         (self.config, self.warnings, self.lines, self.file) = (config, warnings, lines, file)
+        files = file.map { [$0] } ?? []
     }
 
-    /// An issue about `key` at its line in this file.
+    /// The files read after the main one.
+    public var dropIns: [String] { file == nil ? files : Array(files.dropFirst()) }
+
+    /// An issue about `key` at its line in the file that set it (a
+    /// schedule's keys: the file that set [schedule]).
     public func issue(key: String, _ message: String) -> ConfigIssue {
-        ConfigIssue(file: file, line: lines.line(of: key), key: key, message: message)
+        var parts = key.split(separator: ".")
+        while !parts.isEmpty, laidBy[parts.joined(separator: ".")] == nil { parts.removeLast() }
+        let origin = parts.isEmpty ? Origin(file: file, lines: lines) : laidBy[parts.joined(separator: ".")]!
+        return ConfigIssue(file: origin.file, line: origin.lines.line(of: key), key: key, message: message)
+    }
+
+    mutating func noteSet(_ key: String) {
+        if !keysSet.contains(key) { keysSet.append(key) }
+    }
+
+    /// `later` laid over this: each key it sets replaces the value here;
+    /// [schedule] is one key, replaced whole (its windows are arrays of
+    /// tables, which cannot be merged one by one in any obvious way).
+    public mutating func lay(_ later: LoadedConfig) {
+        for path in later.keysSet {
+            guard let key = ConfigKeys.key(path) else { continue }
+            key.copy(from: later.config, into: &config)
+            laidBy[path] = Origin(file: later.file, lines: later.lines)
+            noteSet(path)
+        }
+        warnings += later.warnings
+        files += later.files
     }
 }
 
@@ -100,6 +141,7 @@ public enum ConfigParser {
             guard let node = root[name] else { continue }
             if name == "schedule" {
                 ScheduleConfig.read(node, into: &loaded, errors: &errors)
+                loaded.noteSet("schedule")
             } else if ConfigKeys.sections.contains(name) {
                 guard let table = node.table else {
                     errors.append(loaded.issue(key: name, "must be a table ([\(name)]), not \(value(of: node).kindAndValue)"))
@@ -126,6 +168,7 @@ public enum ConfigParser {
         }
         do {
             try key.read(&loaded.config, value)
+            loaded.noteSet(path)
         } catch {
             errors.append(loaded.issue(key: path, error.message))
         }

@@ -244,6 +244,7 @@ extension ControlService {
                                  "samples": .int(status.touchLatency.samples)],
             "spiral": status.spiral.map(spiralJSON) ?? .null,
             "config_file": status.configFile.map { .string($0) } ?? .null,
+            "config_files": .array(status.configFiles.map { .string($0) }),
             "version": .string(ChakraVersion.current),
         ]
         if case .object(let settings) = settingsJSON(status) { fields.merge(settings) { _, new in new } }

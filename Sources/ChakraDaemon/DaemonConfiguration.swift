@@ -48,6 +48,8 @@ public struct DaemonConfiguration: Sendable {
     public var source = ConfigSource(path: nil, required: false)
     /// The file as last read (a reload compares against it).
     public var file = ChakraConfig()
+    /// The files it was read from: the main file, then its drop-ins.
+    public var configFiles: [String] = []
     /// The command line's part: laid over the file again on every reload.
     public var overrides = ConfigOverrides()
 
@@ -209,7 +211,8 @@ public struct ReloadReport: Sendable, Equatable {
 }
 
 /// Where the configuration file is: `--config FILE` (which must exist), or
-/// /etc/chakra/chakra.toml (defaults when it does not exist).
+/// /etc/chakra/chakra.toml (defaults when it does not exist); either with
+/// its drop-ins (`ConfigFiles`).
 public struct ConfigSource: Sendable, Equatable {
     public static let defaultPath = "/etc/chakra/chakra.toml"
 
@@ -220,12 +223,11 @@ public struct ConfigSource: Sendable, Equatable {
         (self.path, self.required) = (path, required)
     }
 
-    /// Reads it; the defaults when there is no file and none was asked for.
+    /// Reads it and its drop-ins (at start and on every reload); the
+    /// defaults and the drop-ins when there is no file and none was asked for.
     public func load() throws(ConfigError) -> LoadedConfig {
-        guard let path, required || access(path, F_OK) == 0 else {
-            return LoadedConfig(config: ChakraConfig(), warnings: [], lines: SourceLines(""), file: nil)
-        }
-        return try ConfigParser.load(path: path)
+        guard let path else { return LoadedConfig(config: ChakraConfig()) }
+        return try ConfigFiles.load(path: path, required: required)
     }
 
     /// Checks the file's values against this build (the scene catalog):

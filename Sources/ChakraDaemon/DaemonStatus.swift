@@ -41,6 +41,8 @@ public struct DaemonStatus: Sendable, Equatable {
     /// Opening hours now; nil without a schedule.
     public var schedule: ScheduleStatus?
     public var configFile: String?
+    /// Every file the configuration in force was read from, drop-ins included.
+    public var configFiles: [String] = []
     /// The configuration in force, run-time changes included (`get`).
     public var configuration = ChakraConfig()
 
@@ -54,6 +56,7 @@ public struct DaemonStatus: Sendable, Equatable {
         rotation = configuration.rotation.rawValue
         language = configuration.config.text.language
         configFile = configuration.source.path
+        configFiles = configuration.configFiles
         self.configuration = configuration.config
         publishedAt = now
     }

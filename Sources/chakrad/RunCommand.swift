@@ -15,10 +15,10 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the display daemon (the default command).",
         discussion: """
-        Settings come from the configuration file (/etc/chakra/chakra.toml, or --config); the options below \
-        override it. Outputs: auto tries DRM/KMS (/dev/dri/card*), then the framebuffer (/dev/fb0), then headless, \
+        Settings come from the configuration file (/etc/chakra/chakra.toml, or --config) and its drop-ins \
+        (FILE.d/*.toml, laid over it in name order); the options below override them. Outputs: auto tries DRM/KMS (/dev/dri/card*), then the framebuffer (/dev/fb0), then headless, \
         and logs why it passed each one over. SIGTERM or SIGINT: restore the screen and console, exit 0. SIGHUP \
-        (or `chakractl reload`): read the configuration file again; an invalid one keeps the old settings. \
+        (or `chakractl reload`): read the configuration again; an invalid one keeps the old settings. \
         An invalid configuration file at start: its errors with key and line, exit 78. Another chakrad \
         answering on the control socket: exit 75, before the screen is touched.
         """
@@ -154,7 +154,9 @@ struct RunCommand: ParsableCommand {
     /// Reads and checks the configuration file; its errors name key and line.
     func loadConfiguration() throws(ConfigError) -> LoadedConfig {
         let loaded = try configSource.load()
-        try ConfigSource.check(LoadedConfig(config: overrides.apply(to: loaded.config), warnings: [], lines: loaded.lines, file: loaded.file))
+        var checked = loaded
+        checked.config = overrides.apply(to: loaded.config)
+        try ConfigSource.check(checked)
         return loaded
     }
 
@@ -176,9 +178,12 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(Self.configurationExitCode)
         }
         logger.info("config: \(loaded.file ?? "no file (\(ConfigSource.defaultPath) does not exist); defaults")")
+        if !loaded.dropIns.isEmpty { logger.info("config: drop-ins \(loaded.dropIns.joined(separator: ", "))") }
         for warning in loaded.warnings { logger.warning("config: \(warning)") }
         do {
-            try Daemon(configuration: daemonConfiguration(file: loaded.config), logger: logger).run()
+            var configuration = daemonConfiguration(file: loaded.config)
+            configuration.configFiles = loaded.files
+            try Daemon(configuration: configuration, logger: logger).run()
         } catch let error as DaemonStartError {
             logger.critical("\(error)")
             throw ExitCode(Self.socketInUseExitCode)

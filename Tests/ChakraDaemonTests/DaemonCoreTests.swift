@@ -303,6 +303,33 @@ struct DaemonCoreTests {
         #expect(driver.core.configuration.settings.reduceMotion)
     }
 
+    @Test("a reload reads the drop-ins again: a new one changes its keys and is listed in the status")
+    func reloadReadsDropIns() throws {
+        let root = "/tmp/chakra-reload-dropins-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let main = root + "/chakra.toml"
+        #expect(mkdir(root, 0o700) == 0 && mkdir(main + ".d", 0o700) == 0)
+        defer { for path in [main + ".d/50-site.toml", main, main + ".d", root] { _ = remove(path) } }
+        func write(_ path: String, _ text: String) {
+            let file = fopen(path, "w")
+            fputs(text, file)
+            fclose(file)
+        }
+        write(main, "[low_power]\nfps = 12\n")
+        let source = ConfigSource(path: main, required: true)
+        let driver = try CoreDriver()
+        let first = try source.load()
+        _ = driver.command { .applyConfiguration(first, reply: $0) }
+        #expect(driver.core.status().configFiles == [main])
+        #expect(driver.core.configuration.config.lowPower.fps == 12)
+
+        write(main + ".d/50-site.toml", "[low_power]\nfps = 15\n")
+        let second = try source.load()
+        let report = driver.command { .applyConfiguration(second, reply: $0) }
+        #expect((try? report?.get())?.changed == ["low_power.fps"])
+        #expect(driver.core.configuration.config.lowPower.fps == 15)
+        #expect(driver.core.status().configFiles == [main, main + ".d/50-site.toml"])
+    }
+
     @Test("status: the scene, the settings, frames, fps and uptime at the time asked")
     func statusContents() throws {
         let driver = try CoreDriver()

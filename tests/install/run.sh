@@ -25,6 +25,7 @@ for f in usr/lib/systemd/system/chakrad.service usr/lib/systemd/system/chakrad.s
          usr/share/doc/chakra/README.md usr/share/doc/chakra/protocol.md usr/share/doc/chakra/configuration.md; do
     check "$f is installed 0644" test "$(mode "$root/$f" 2>/dev/null)" = 644
 done
+check "the drop-in directory etc/chakra/chakra.toml.d is made, empty" bash -c "[[ -d '$root/etc/chakra/chakra.toml.d' && -z \$(ls -A '$root/etc/chakra/chakra.toml.d') ]]"
 check "the installed chakrad runs" bash -c "'$root/usr/bin/chakrad' --help >/dev/null"
 check "ExecStart points at the installed binary and config" \
     grep -qx 'ExecStart=/usr/bin/chakrad run --config /etc/chakra/chakra.toml' "$root/usr/lib/systemd/system/chakrad.service"

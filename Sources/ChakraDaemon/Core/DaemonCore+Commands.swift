@@ -127,6 +127,7 @@ extension DaemonCore {
         }
         let before = configuration
         var report = configuration.reload(loaded.config)
+        configuration.configFiles = loaded.files
         report.warnings = loaded.warnings.map(\.description)
         if configuration.settings != before.settings || configuration.rotation != before.rotation || configuration.threads != before.threads {
             guard rebuildScene(reason: "configuration reloaded") else {

@@ -60,6 +60,7 @@ extension DaemonCore {
         status.display = displayStatus
         status.schedule = scheduleStatus
         status.configFile = configuration.source.path
+        status.configFiles = configuration.configFiles
         status.configuration = configuration.config
         return status
     }

@@ -117,6 +117,19 @@ if ((boot == 1)); then
         bash -c 'runuser -u kioskadmin -- chakractl get low_power.dim_level | grep -q "= 55$"'
     check "the same process ($pid) after both reloads" test "$(main_pid)" = "$pid"
 
+    # A drop-in in the directory the package ships is laid over the file,
+    # checked by `chakrad validate` and applied by a reload; removed again
+    # (the next boot runs on the file alone).
+    check "the package ships /etc/chakra/chakra.toml.d" test -d /etc/chakra/chakra.toml.d
+    printf '[low_power]\ndim_level = 65\n' >/etc/chakra/chakra.toml.d/50-site.toml
+    chakrad validate >"$R/validate.txt" 2>&1
+    check "chakrad validate accepts the file and the drop-in ($(cat "$R/validate.txt"))" grep -q "^valid: .*1 drop-in$" "$R/validate.txt"
+    systemctl reload chakrad
+    wait_for 10 bash -c 'runuser -u kioskadmin -- chakractl get low_power.dim_level 2>/dev/null | grep -q "= 65$"'
+    check "a reload applies the drop-in (low_power.dim_level = $(runuser -u kioskadmin -- chakractl get low_power.dim_level 2>&1))" \
+        bash -c 'runuser -u kioskadmin -- chakractl get low_power.dim_level | grep -q "= 65$"'
+    rm -f /etc/chakra/chakra.toml.d/50-site.toml
+
     # The watchdog: a stopped daemon feeds it no more; systemd kills and
     # restarts it (WatchdogSec=10s, RestartSec=2s).
     restarts=$(property chakrad.service NRestarts)
