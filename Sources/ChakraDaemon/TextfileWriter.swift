@@ -24,15 +24,18 @@ public struct TextfileWriter: Sendable {
 
     /// Replaces the file with `text`.
     public func write(_ text: String) throws(TextfileError) {
-        do {
+        do throws(SystemError) {
             let fd = try Descriptor.open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: 0o644)
             var failure: SystemError?
-            do {
+            do throws(SystemError) {
                 var bytes = text
-                try bytes.withUTF8 { (buffer) throws(SystemError) in
-                    guard let base = buffer.baseAddress else { return }
-                    try Descriptor.writeAll(fd, base, count: buffer.count)
+                // withUTF8 rethrows untyped: the error is carried out by hand.
+                let written = bytes.withUTF8 { buffer -> SystemError? in
+                    guard let base = buffer.baseAddress else { return nil }
+                    do throws(SystemError) { try Descriptor.writeAll(fd, base, count: buffer.count) } catch { return error }
+                    return nil
                 }
+                if let written { throw written }
                 // The unit's UMask=0077 made it 0600: node_exporter (another
                 // user) must read it.
                 try FileSystem.changeMode(temporaryPath, to: 0o644)
