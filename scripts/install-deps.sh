@@ -27,8 +27,9 @@ if $want_test; then
     # guests boot (its modules come from /lib/modules), the static busybox
     # of the guests' initramfs; debootstrap and e2fsprogs for the Debian
     # root file system the package is installed into; lintian for the
-    # package.
-    packages+=(qemu-system-x86 linux-image-amd64 busybox-static debootstrap e2fsprogs lintian)
+    # package. python3-prometheus-client: a real Prometheus parser reads
+    # the metrics file (Tests/ChakraDaemonTests/MetricsTests.swift).
+    packages+=(python3-prometheus-client qemu-system-x86 linux-image-amd64 busybox-static debootstrap e2fsprogs lintian)
 fi
 missing=()
 for package in "${packages[@]}"; do

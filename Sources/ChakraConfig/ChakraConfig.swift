@@ -21,6 +21,7 @@ public struct ChakraConfig: Sendable, Equatable {
     public var spiral = Spiral()
     public var text = Text()
     public var control = Control()
+    public var metrics = Metrics()
     /// Opening hours ([schedule], `ScheduleConfig`); nil: none, the screen
     /// is always on.
     public var schedule: Schedule?
@@ -149,6 +150,17 @@ public struct ChakraConfig: Sendable, Equatable {
         /// Seconds a connection may go without a request (unless it is
         /// subscribed to events or waiting for an answer) before it is closed.
         public var idleTimeout = 60.0
+        public init() {}
+    }
+
+    /// Metrics for node_exporter's textfile collector: a `chakra.prom` file
+    /// rewritten every `interval` seconds (no listening socket: the kiosk
+    /// opens no port, and node_exporter already runs on a fleet's machines).
+    public struct Metrics: Sendable, Equatable {
+        /// The collector's directory; nil: no metrics file.
+        public var textfileDirectory: String?
+        /// Seconds between writes.
+        public var interval = 15.0
         public init() {}
     }
 }

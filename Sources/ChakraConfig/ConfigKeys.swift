@@ -36,7 +36,7 @@ public struct ConfigKey: Sendable {
 /// place that lists them (after Hummingbird's Configuration.swift). The
 /// parser, `get`, the reload report and the tests all go through this list.
 public enum ConfigKeys {
-    public static let all: [ConfigKey] = [reduceMotion] + display + input + render + scene + lowPower + spiral + text + control + [schedule]
+    public static let all: [ConfigKey] = [reduceMotion] + display + input + render + scene + lowPower + spiral + text + control + metrics + [schedule]
 
     /// [schedule] as one key: read by `ScheduleConfig` (its windows are
     /// arrays of tables), shown by `get` as a line per window, and carried
@@ -48,7 +48,7 @@ public enum ConfigKeys {
         return .array(ScheduleConfig.lines(schedule).map { .string($0) })
     }, carry: { source, target in target.schedule = source.schedule })
 
-    public static let sections = ["display", "input", "render", "scene", "low_power", "spiral", "text", "control"]
+    public static let sections = ["display", "input", "render", "scene", "low_power", "spiral", "text", "control", "metrics"]
 
     public static func key(_ path: String) -> ConfigKey? { all.first { $0.path == path } }
 
@@ -230,6 +230,13 @@ public enum ConfigKeys {
         int("control.max_clients", \.control.maxClients, in: 1...1024),
         int("control.max_line", \.control.maxLine, in: 256...1_048_576),
         double("control.idle_timeout", \.control.idleTimeout, in: 1...86_400),
+    ]
+
+    static let metrics: [ConfigKey] = [
+        optionalString("metrics.textfile_directory", \.metrics.textfileDirectory, check: absolutePath),
+        // At least a second: the file is written from the frame loop, and a
+        // scrape every 15 s or more gains nothing from faster writes.
+        double("metrics.interval", \.metrics.interval, in: 1...3600),
     ]
 }
 

@@ -46,6 +46,8 @@ final class FrameLoop {
     /// The TV over HDMI-CEC, when there is an adapter ([display] cec).
     let cec: CECController?
     let cecIndex: Int
+    /// The metrics file, written when the core says ([metrics]).
+    let metrics: MetricsExport
     /// The wall clock against the monotonic one, as the core last heard.
     var wallClock = WallClockWatch()
     /// The output's facts as the core last heard them.
@@ -58,6 +60,7 @@ final class FrameLoop {
          notifier: SystemdNotifier?, configuration: DaemonConfiguration, startTime: Double, logger: Logger) throws {
         (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
         (self.notifier, self.logger) = (notifier, logger)
+        metrics = MetricsExport(logger: logger)
         switch Backlight.open(configuration.backlight, root: configuration.backlightRoot) {
         case .success(let found):
             backlight = found
@@ -164,6 +167,8 @@ final class FrameLoop {
             answer()
         case .notify(let message):
             notifier?.send(message)
+        case .writeMetrics(let directory):
+            metrics.write(core.status(), into: directory)
         }
     }
 

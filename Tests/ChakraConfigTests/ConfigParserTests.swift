@@ -48,7 +48,7 @@ struct ConfigParserTests {
         for key in ConfigKeys.all {
             #expect(loaded.lines.lines[key.path] != nil, "\(key.path) is not in etc/chakra/chakra.toml")
         }
-        #expect(ConfigKeys.all.count == 49)
+        #expect(ConfigKeys.all.count == 51)
     }
 
     @Test func everyKeyIsRead() throws {
@@ -109,6 +109,9 @@ struct ConfigParserTests {
             max_clients = 4
             max_line = 1024
             idle_timeout = 5
+            [metrics]
+            textfile_directory = "/var/lib/prometheus/node-exporter"
+            interval = 30
             [[schedule.window]]
             days = "daily"
             start = "06:00"
@@ -138,6 +141,7 @@ struct ConfigParserTests {
         #expect(c.text.font == "/usr/share/fonts/other.ttf" && c.text.language == "pt-BR")
         #expect(c.control.socket == "/tmp/chakra.sock" && c.control.mode == 0o600 && c.control.group == "operators")
         #expect(c.control.maxClients == 4 && c.control.maxLine == 1024 && c.control.idleTimeout == 5)
+        #expect(c.metrics.textfileDirectory == "/var/lib/prometheus/node-exporter" && c.metrics.interval == 30)
         // Every key differs from its default: the file reached all of them.
         #expect(c.changedKeys(from: ChakraConfig()).count == ConfigKeys.all.count)
     }
@@ -220,6 +224,9 @@ struct ConfigParserTests {
         ("[control]\nmax_clients = 0", "control.max_clients", "must be in 1...1024"),
         ("[control]\nmax_line = 10", "control.max_line", "must be in 256...1048576"),
         ("[control]\nidle_timeout = 0", "control.idle_timeout", "must be in 1...86400 (got 0)"),
+        ("[metrics]\ntextfile_directory = \"prom\"", "metrics.textfile_directory", "must be an absolute path"),
+        ("[metrics]\ninterval = 0.5", "metrics.interval", "must be in 1...3600 (got 0.5)"),
+        ("[metrics]\ninterval = 7200", "metrics.interval", "must be in 1...3600"),
         ("display = 5", "display", "must be a table ([display])"),
         ("[display]\nmode = 1920", "display.mode", "must be a string (got the integer 1920)"),
     ])

@@ -45,6 +45,8 @@ final class CoreDriver: @unchecked Sendable {
     private(set) var displayPowers: [Bool] = []
     /// What the fake display reads back after powering.
     var displayCheck: DisplayPowerCheck = .confirmed("test display")
+    /// `.writeMetrics` effects, with the time they came at.
+    private(set) var metricsWrites: [(at: Double, directory: String)] = []
     /// Effects in order, by kind, for checking their sequence.
     private(set) var kinds: [String] = []
     let backlight: FakeBacklight?
@@ -99,6 +101,9 @@ final class CoreDriver: @unchecked Sendable {
             case .notify(let message):
                 kinds.append("notify")
                 notifications.append((time, message))
+            case .writeMetrics(let directory):
+                kinds.append("metrics")
+                metricsWrites.append((time, directory))
             case .displayPower(let on):
                 kinds.append(on ? "power-up" : "power-down")
                 displayPowers.append(on)

@@ -139,6 +139,9 @@ extension DaemonCore {
         }
         if configuration.settings != before.settings || configuration.config.text.language != before.config.text.language { settingsChanged() }
         if configuration.config.schedule != before.config.schedule { evaluateSchedule() }
+        // A new directory or interval takes effect at once: the file is
+        // written at the next turn, then every (new) interval.
+        if configuration.config.metrics != before.config.metrics { nextMetrics = now }
         updatePower()
         var summary = report.changed.isEmpty ? "nothing changed" : "changed " + report.changed.joined(separator: ", ")
         if !report.restartNeeded.isEmpty { summary += "; needs a restart: " + report.restartNeeded.joined(separator: ", ") }

@@ -16,15 +16,26 @@ extension DaemonCore {
         nextWatchdog = now + interval
     }
 
-    /// Every turn: the idle watchdog, the fps period.
+    /// Every turn: the idle watchdog, the metrics file, the fps period.
     func periodic() {
         if idleByDesign { feedWatchdog() }
+        writeMetricsIfDue()
         guard firstFrameShown, now >= nextStatus else { return }
         nextStatus = now + meter.period
         if meter.update(now: now) {
             adaptThreads()
             publishStatus()
         }
+    }
+
+    /// The metrics file, every `[metrics] interval` seconds while a
+    /// directory is set. A late turn does not bunch writes up: the next
+    /// one is an interval after this one.
+    private func writeMetricsIfDue() {
+        let metrics = configuration.config.metrics
+        guard let directory = metrics.textfileDirectory, now >= nextMetrics else { return }
+        perform(.writeMetrics(directory: directory))
+        nextMetrics = now + metrics.interval
     }
 
     /// The status at `time` (as the loop stops: no input moves the time).

@@ -76,6 +76,9 @@ public final class DaemonCore {
     public internal(set) var running = true
     var nextWatchdog = 0.0
     var nextStatus = 0.0
+    /// When the metrics file is next written (at the first turn, then
+    /// every interval).
+    var nextMetrics: Double
 
     // Idle timers and power (DaemonCore+Power).
     /// The brightness asked for, in percent (dimming is relative to it).
@@ -136,6 +139,7 @@ public final class DaemonCore {
         (self.watchdogInterval, self.vtActive, self.startTime, self.logger) = (watchdogInterval, vtActive, startTime, logger)
         now = startTime
         lastActivity = startTime
+        nextMetrics = startTime
         brightness = backlight?.percent
         renderThreads = configuration.adaptiveThreads ? 1 : configuration.threads
         (scene, sceneName) = try Self.makeSceneOrFallback(configuration.scene, display: display, configuration: configuration, logger: logger)
@@ -287,6 +291,8 @@ public final class DaemonCore {
         if wantsFrame { consider(pacer.renderStart(now: now)) }
         if animating, vtActive, firstFrameShown { consider(nextStatus) }
         if watchdogInterval != nil, idleByDesign { consider(nextWatchdog) }
+        // Also while off or still: a fleet must see a dark kiosk as alive.
+        if configuration.config.metrics.textfileDirectory != nil { consider(nextMetrics) }
         consider(idlePolicy.nextChange(lastActivity: lastActivity, now: now, lowPower: configuration.settings.lowPower))
         consider(interactiveDeadline())
         consider(scheduleDeadline)

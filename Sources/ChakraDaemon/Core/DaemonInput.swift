@@ -68,6 +68,10 @@ public enum DaemonEffect {
     /// Answer a request (after the status that shows its change).
     case reply(@Sendable () -> Void)
     case notify(NotifyMessage)
+    /// Write the metrics file (`MetricsText` of `DaemonStatus.status()`)
+    /// into `directory`: every `[metrics] interval` seconds, whatever the
+    /// screen does, only while `[metrics] textfile_directory` is set.
+    case writeMetrics(directory: String)
 }
 
 /// What the core needs to know about the output, kept up to date by the
