@@ -199,6 +199,7 @@ if Context.environment["CHAKRA_FUZZ"] == "1" {
         ("fuzz-catalog", "ChakraText"),
         ("fuzz-control", "ChakraControl"),
         ("fuzz-touch", "ChakraInput"),
+        ("fuzz-cec", "ChakraDisplay"),
     ]
     for (name, dependency) in fuzzTargets {
         package.targets.append(.executableTarget(name: name, dependencies: [dependency], path: "tests/fuzz/targets/\(name)"))

@@ -192,6 +192,58 @@ struct CECPowerSequenceTests {
         #expect(bus.opcodes == [0x36, 0x8F])
     }
 
+    /// Found by fuzz-cec: a Report Power Status from another device (a
+    /// soundbar at 5) was taken as the TV's and confirmed the standby.
+    /// The kernel matches a reply to the question's destination, a bus
+    /// need not: the sequence asks again, and the TV's own answer counts.
+    @Test func aReplyFromAnotherDeviceIsNotTheTVs() {
+        let bus = ScriptedBus()
+        var asked = 0
+        bus.answer = { message in
+            guard message.opcode == 0x8F else { return CECTransmitResult(sent: .ok) }
+            asked += 1
+            let from: UInt8 = asked == 1 ? 5 : 0
+            return CECTransmitResult(sent: .ok, received: .ok, reply: .reportPowerStatus(from: from, to: 4, asked == 1 ? .standby : .turningToStandby))
+        }
+        let report = CECPowerSequence(bus: bus).run(on: false)
+        #expect(report.check == .failed("TV reports in transition from on to standby 5 s after Standby"))
+        #expect(asked > 1)
+
+        let soundbarOnly = ScriptedBus()
+        soundbarOnly.answer = { message in
+            message.opcode == 0x8F ? CECTransmitResult(sent: .ok, received: .ok, reply: .reportPowerStatus(from: 5, to: 4, .on))
+                : CECTransmitResult(sent: .ok)
+        }
+        #expect(CECPowerSequence(bus: soundbarOnly).run(on: true).check
+                == .failed("Give Device Power Status answered by device 5, not the TV (54:90:00)"))
+    }
+
+    /// Found by fuzz-cec: a Feature Abort of another message (a late one
+    /// of the Standby itself) read as the TV refusing Give Device Power
+    /// Status, which ended the read-back unchecked at once.
+    @Test func aFeatureAbortOfAnotherMessageIsNotARefusal() {
+        let bus = ScriptedBus()
+        var asked = 0
+        bus.answer = { message in
+            guard message.opcode == 0x8F else { return CECTransmitResult(sent: .ok) }
+            asked += 1
+            if asked == 1 {
+                let abort = CECMessage.featureAbort(from: 0, to: 4, opcode: 0x36, reason: .notInCorrectMode)
+                return CECTransmitResult(sent: .ok, received: [.ok, .featureAbort], reply: abort)
+            }
+            return ScriptedBus.status(.standby)
+        }
+        let report = CECPowerSequence(bus: bus).run(on: false)
+        #expect(report.check == .confirmed("TV reports standby"))
+        #expect(asked == 2)
+
+        let onlyThat = ScriptedBus()
+        let abort = CECMessage.featureAbort(from: 0, to: 4, opcode: 0x36, reason: .refused)
+        onlyThat.answer = { $0.opcode == 0x8F ? CECTransmitResult(sent: .ok, received: [.ok, .featureAbort], reply: abort) : CECTransmitResult(sent: .ok) }
+        #expect(CECPowerSequence(bus: onlyThat).run(on: false).check
+                == .failed("the TV answered Give Device Power Status with a Feature Abort of Standby"))
+    }
+
     @Test func noLogicalAddressForStandby() {
         let bus = ScriptedBus()
         bus.addressesNow = CECAddresses(logical: nil, physical: .invalid)

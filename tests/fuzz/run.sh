@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every parser Chakra exposes to the outside:
 # the configuration file, the string catalogues, the control protocol
-# (line framer and request decoder) and the touch tracker fed raw evdev
-# event streams. Each target is a libFuzzer entry point in
+# (line framer and request decoder), the touch tracker fed raw evdev
+# event streams, and what comes back from the HDMI-CEC bus (fuzz-cec: the
+# power sequence on a bus played from the fuzzer's bytes, on a virtual
+# clock). Each target is a libFuzzer entry point in
 # tests/fuzz/targets/<name>, built with AddressSanitizer by SwiftPM
 # (CHAKRA_FUZZ=1 adds the targets to Package.swift) into .build-fuzz.
 #
@@ -18,7 +20,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz-config fuzz-catalog fuzz-control fuzz-touch)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz-config fuzz-catalog fuzz-control fuzz-touch fuzz-cec)
 scratch=.build-fuzz
 work=${CHAKRA_CACHE:-$HOME/.cache}/chakra-fuzz
 

@@ -31,19 +31,22 @@ public struct CECAddresses: Sendable, Equatable {
 /// TV shows our input. Then Give Device Power Status until the TV reports
 /// the state asked for, for up to `settleTime` (TVs report "in
 /// transition", or still the old state, for a few seconds). Blocking, for
-/// seconds at worst: it runs on CECController's thread.
-struct CECPowerSequence {
-    let bus: any CECBus
-    var settleTime = 5.0
-    var retryPause = 0.5
+/// seconds at worst: it runs on CECController's thread. Public for the
+/// fuzz target (tests/fuzz/targets/fuzz-cec), which plays the bus.
+public struct CECPowerSequence {
+    public let bus: any CECBus
+    public var settleTime = 5.0
+    public var retryPause = 0.5
     /// The CEC specification gives a follower 1 s to answer.
-    var replyTimeout: UInt32 = 1000
+    public var replyTimeout: UInt32 = 1000
 
-    static let part = "cec"
-    static let hotplugDropped = "Standby acknowledged; then the TV dropped its hotplug line (as many do in standby) and took our CEC address with it: it cannot be asked its power status"
+    public init(bus: any CECBus) { self.bus = bus }
+
+    public static let part = "cec"
+    public static let hotplugDropped = "Standby acknowledged; then the TV dropped its hotplug line (as many do in standby) and took our CEC address with it: it cannot be asked its power status"
     static let noAddress = "no CEC logical address: the adapter has no physical address (the HDMI cable out, or the TV off with its hotplug line low)"
 
-    func run(on: Bool) -> DisplayPowerReport {
+    public func run(on: Bool) -> DisplayPowerReport {
         on ? wake() : standby()
     }
 
@@ -127,13 +130,25 @@ struct CECPowerSequence {
                     last = .failed(Self.refusal(failure, of: .giveDevicePowerStatus))
                 } else {
                     switch result.answer {
+                    case .reply where result.reply?.initiator != CECAddress.tv:
+                        // The kernel takes as the reply only a frame from
+                        // the question's destination; from anyone else
+                        // (a bus that does not check, a soundbar) it is
+                        // not the TV's word.
+                        let from = result.reply.map { "device \($0.initiator), not the TV (\($0))" } ?? "?"
+                        last = .failed("Give Device Power Status answered by \(from)")
                     case .reply(.powerStatus(let status)) where status == wanted:
                         return .confirmed("TV reports \(status)")
                     case .reply(.powerStatus(let status)):
                         last = .failed("TV reports \(status) \(Self.seconds(settleTime)) s after \(step.name)")
-                    case .reply(.featureAbort(_, let reason)):
+                    case .reply(.featureAbort(let opcode, let reason)) where opcode == CECOpcode.giveDevicePowerStatus.rawValue:
                         // It heard us and cannot tell: nothing more to learn.
                         return .unchecked("\(step.name) acknowledged; the TV refuses Give Device Power Status (\(reason.map { "\($0)" } ?? "no reason"))")
+                    case .reply(.featureAbort(let opcode, _)):
+                        // A refusal of something else (a late one of the
+                        // Standby just sent): no answer to this question.
+                        let refused = CECOpcode(rawValue: opcode)?.name ?? "opcode 0x\(String(opcode, radix: 16))"
+                        last = .failed("the TV answered Give Device Power Status with a Feature Abort of \(refused)")
                     case .reply(.other(let message)):
                         last = .failed("the TV answered Give Device Power Status with \(message)")
                     case .none:
