@@ -29,6 +29,8 @@ public enum ControlCommand: Sendable, Equatable {
     case display(DisplayPowerMode)
     /// Today's opening hours, the state and the next change.
     case schedule
+    /// Whether frames reach the screen (or it is dark on purpose).
+    case health
     /// Events from now on; nil: every kind.
     case subscribe(events: [EventKind]?)
     case unsubscribe
@@ -51,6 +53,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .spiral: "spiral"
         case .display: "display"
         case .schedule: "schedule"
+        case .health: "health"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         }
@@ -62,7 +65,7 @@ public enum ControlCommand: Sendable, Equatable {
         ("switch", ["scene", "transition", "duration"]),
         ("set", ["key", "value"]), ("get", ["key"]),
         ("reload", []), ("pause", []), ("resume", []), ("snapshot", []), ("wake", []),
-        ("spiral", ["action"]), ("display", ["mode"]), ("schedule", []), ("subscribe", ["events"]), ("unsubscribe", []),
+        ("spiral", ["action"]), ("display", ["mode"]), ("schedule", []), ("health", []), ("subscribe", ["events"]), ("unsubscribe", []),
     ]
 
     public static var names: [String] { arguments.map(\.command) }

@@ -111,6 +111,7 @@ struct ArgumentReader {
         case "spiral": return .spiral(try choice("action", SpiralAction.self))
         case "display": return .display(try choice("mode", DisplayPowerMode.self))
         case "schedule": return .schedule
+        case "health": return .health
         case "subscribe": return .subscribe(events: try events())
         default: throw ControlError(.unknownCommand, "unknown command '\(commandName)'")
         }

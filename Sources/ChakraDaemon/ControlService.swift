@@ -78,6 +78,8 @@ public final class ControlService: ControlHandler {
             control.send(.display(mode) { [control] result in
                 reply(result.map { Self.displayJSON(control.status.display) }.mapError(Self.error))
             })
+        case .health:
+            reply(.success(Self.healthJSON(DaemonHealth.evaluate(control.status, now: MonotonicClock.now()))))
         case .schedule:
             control.send(.schedulePlan { result in reply(result.map(Self.scheduleJSON).mapError(Self.error)) })
         case .subscribe, .unsubscribe:
@@ -281,6 +283,11 @@ extension ControlService {
         ]
         if case .object(let display) = displayJSON(plan.display) { fields.merge(display) { _, new in new } }
         return .object(fields)
+    }
+
+    static func healthJSON(_ health: DaemonHealth) -> JSONValue {
+        ["healthy": .bool(health.healthy), "reason": .string(health.reason),
+         "last_frame_age": health.lastFrameAge.map { .double(round2($0)) } ?? .null]
     }
 
     static func displayCheckJSON(_ report: DisplayPowerReport) -> JSONValue {

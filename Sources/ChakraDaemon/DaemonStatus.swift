@@ -17,6 +17,10 @@ public struct DaemonStatus: Sendable, Equatable {
     public var still = false
     public var vtActive = true
     public var framesPresented = 0
+    /// Monotonic time the last frame reached the screen; nil before the first.
+    public var lastFrameAt: Double?
+    /// The display is unplugged and the output waits for it.
+    public var waitingForDisplay = false
     public var fps = 0.0
     /// The spiral exercise, when it is the scene.
     public var spiral: SpiralReport?

@@ -251,6 +251,31 @@ struct Display: ClientCommand {
     }
 }
 
+struct Health: PlainCommand {
+    static let spec = CommandSpec(
+        name: "health",
+        abstract: "Exit 0 when frames reach the screen (or it is dark on purpose), 1 when not.",
+        discussion: "For update tools that commit or roll back an update (RAUC, Mender, balena) and for monitoring: "
+            + "healthy is a frame on screen recently, a still or paused picture, the VT switched away, or a screen off "
+            + "by schedule, by hand or idle whose power-down was not read back as failed. Exit 3: chakrad does not answer."
+    )
+    func request() -> ControlCommand { .health }
+
+    func human(_ result: JSONValue) -> String {
+        "\(result["healthy"] == true ? "healthy" : "unhealthy"): \(plain(result["reason"] ?? .null))"
+    }
+
+    /// Prints the answer, then exits 1 if it says unhealthy.
+    func run(_ options: ConnectionOptions) throws {
+        let connection = try ControlConnection(path: options.socketPath())
+        let outcome = try connection.call(request(), timeout: options.timeout ?? defaultTimeout)
+        try Self.report(outcome, json: options.json, human: human, machine: json)
+        if case .success(let result) = outcome, result["healthy"] != true {
+            throw ClientFailure(status: .refused, description: "unhealthy")
+        }
+    }
+}
+
 struct ScheduleCommand: PlainCommand {
     static let spec = CommandSpec(name: "schedule", abstract: "Today's opening hours, what the screen does now, and the next change.")
     func request() -> ControlCommand { .schedule }

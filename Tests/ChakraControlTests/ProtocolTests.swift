@@ -53,7 +53,7 @@ struct ProtocolTests {
 
     @Test func everyCommandIsListedWithItsArguments() {
         #expect(ControlCommand.names == ["ping", "version", "status", "scenes", "switch", "set", "get", "reload", "pause",
-                                         "resume", "snapshot", "wake", "spiral", "display", "schedule", "subscribe", "unsubscribe"])
+                                         "resume", "snapshot", "wake", "spiral", "display", "schedule", "health", "subscribe", "unsubscribe"])
     }
 
     @Test(arguments: [

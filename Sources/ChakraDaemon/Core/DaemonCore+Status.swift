@@ -54,6 +54,8 @@ extension DaemonCore {
         status.still = scene.isStill
         status.vtActive = vtActive
         status.framesPresented = meter.totalFrames
+        status.lastFrameAt = lastFrameAt
+        status.waitingForDisplay = display.waitingForDisplay
         status.fps = meter.rate
         status.spiral = spiralReport(withPath: false)
         status.inputDevices = inputDevices

@@ -72,6 +72,8 @@ public final class DaemonCore {
     /// The last plan drew a scene (its drawing time counts).
     var lastPlanDrew = false
     var firstFrameShown = false
+    /// When the last frame reached the screen (for `health`).
+    var lastFrameAt: Double?
     var vtActive: Bool
     public internal(set) var running = true
     var nextWatchdog = 0.0
@@ -268,6 +270,7 @@ public final class DaemonCore {
     private func presented(_ presentation: Presentation) {
         pacer.presented(at: presentation.timestamp)
         meter.frame()
+        lastFrameAt = now
         touchesShown(at: presentation.timestamp ?? now)
         if !firstFrameShown {
             firstFrameShown = true
