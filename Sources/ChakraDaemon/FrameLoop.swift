@@ -309,9 +309,8 @@ final class FrameLoop {
 
     func writeStatsFile(_ status: DaemonStatus) {
         guard let path = configuration.statsFile else { return }
-        do {
-            try status.keyValues.write(toFile: path + ".tmp", atomically: false, encoding: .utf8)
-            _ = rename(path + ".tmp", path)   // readers never see half a file
+        do throws(SystemError) {
+            try FileSystem.replace(path, with: status.keyValues, temporary: path + ".tmp")   // readers never see half a file
         } catch {
             logger.warning("stats file \(path): \(error)")
         }

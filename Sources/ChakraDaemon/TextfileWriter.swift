@@ -25,29 +25,10 @@ public struct TextfileWriter: Sendable {
     /// Replaces the file with `text`.
     public func write(_ text: String) throws(TextfileError) {
         do throws(SystemError) {
-            let fd = try Descriptor.open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: 0o644)
-            var failure: SystemError?
-            do throws(SystemError) {
-                var bytes = text
-                // withUTF8 rethrows untyped: the error is carried out by hand.
-                let written = bytes.withUTF8 { buffer -> SystemError? in
-                    guard let base = buffer.baseAddress else { return nil }
-                    do throws(SystemError) { try Descriptor.writeAll(fd, base, count: buffer.count) } catch { return error }
-                    return nil
-                }
-                if let written { throw written }
-                // The unit's UMask=0077 made it 0600: node_exporter (another
-                // user) must read it.
-                try FileSystem.changeMode(temporaryPath, to: 0o644)
-            } catch {
-                failure = error
-            }
-            if let closing = Descriptor.close(fd), failure == nil { failure = closing }
-            if let failure { throw failure }
-            try FileSystem.rename(temporaryPath, to: path)
+            // 0644: the unit's UMask=0077 would make it 0600, and
+            // node_exporter (another user) must read it.
+            try FileSystem.replace(path, with: text, temporary: temporaryPath, mode: 0o644)
         } catch {
-            // Nothing half-written is left behind (the old file stays).
-            try? FileSystem.unlink(temporaryPath)
             throw TextfileError(path: path, directory: directory, cause: error)
         }
     }
