@@ -31,6 +31,11 @@ public enum ControlCommand: Sendable, Equatable {
     case schedule
     /// Whether frames reach the screen (or it is dark on purpose).
     case health
+    /// A touch, as if from the touchscreen (tools, tests, a demo from afar).
+    case touch(TouchRequest)
+    /// What the breathing-session records say: counts, completion rate,
+    /// minutes breathed, per day.
+    case stats(StatsQuery)
     /// Events from now on; nil: every kind.
     case subscribe(events: [EventKind]?)
     case unsubscribe
@@ -54,6 +59,8 @@ public enum ControlCommand: Sendable, Equatable {
         case .display: "display"
         case .schedule: "schedule"
         case .health: "health"
+        case .touch: "touch"
+        case .stats: "stats"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
         }
@@ -65,7 +72,9 @@ public enum ControlCommand: Sendable, Equatable {
         ("switch", ["scene", "transition", "duration"]),
         ("set", ["key", "value"]), ("get", ["key"]),
         ("reload", []), ("pause", []), ("resume", []), ("snapshot", []), ("wake", []),
-        ("spiral", ["action"]), ("display", ["mode"]), ("schedule", []), ("health", []), ("subscribe", ["events"]), ("unsubscribe", []),
+        ("spiral", ["action"]), ("display", ["mode"]), ("schedule", []), ("health", []),
+        ("touch", ["phase", "x", "y", "contact"]), ("stats", ["since"]),
+        ("subscribe", ["events"]), ("unsubscribe", []),
     ]
 
     public static var names: [String] { arguments.map(\.command) }
@@ -167,4 +176,70 @@ public enum EventKind: String, Sendable, CaseIterable {
     case displayCheck = "display_check"
     /// The schedule moved to another window, or outside them.
     case scheduleChanged = "schedule_changed"
+    /// A breathing exercise ended and its record is on disk (or could not
+    /// be written: `recorded` false).
+    case sessionFinished = "session_finished"
+}
+
+/// `touch`: one contact's down, move or lift, in the frame's pixels as a
+/// person sees it (the coordinates `spiral path` gives).
+public struct TouchRequest: Sendable, Equatable {
+    public enum Phase: String, Sendable, CaseIterable {
+        case down, move, up, cancel
+    }
+
+    public var phase: Phase
+    /// Which finger, 0..<maxContacts; separate from the touchscreen's own.
+    public var contact: Int
+    /// Required for down and move; ignored for up and cancel.
+    public var x: Double?, y: Double?
+
+    public init(phase: Phase, contact: Int = 0, x: Double? = nil, y: Double? = nil) {
+        (self.phase, self.contact, self.x, self.y) = (phase, contact, x, y)
+    }
+
+    public static let maxContacts = 10
+    /// Coordinates beyond this are refused (no screen is that large).
+    public static let maxCoordinate = 100_000.0
+}
+
+/// `stats`: which days to count.
+public struct StatsQuery: Sendable, Equatable {
+    /// The first local day counted; nil: every record kept.
+    public var since: Day?
+
+    public init(since: Day? = nil) { self.since = since }
+
+    /// A calendar day as the protocol writes it, "2026-11-26".
+    public struct Day: Sendable, Equatable, CustomStringConvertible {
+        public var year: Int, month: Int, day: Int
+
+        public init?(year: Int, month: Int, day: Int) {
+            guard (1970...9999).contains(year), (1...12).contains(month),
+                  (1...Self.days(inMonth: month, year: year)).contains(day) else { return nil }
+            (self.year, self.month, self.day) = (year, month, day)
+        }
+
+        /// "YYYY-MM-DD", a real date; nil otherwise.
+        public init?(_ text: String) {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+                  parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                  let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+            self.init(year: y, month: m, day: d)
+        }
+
+        public var description: String {
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            return "\(year)-\(two(month))-\(two(day))"
+        }
+
+        static func days(inMonth month: Int, year: Int) -> Int {
+            switch month {
+            case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+            case 4, 6, 9, 11: 30
+            default: 31
+            }
+        }
+    }
 }

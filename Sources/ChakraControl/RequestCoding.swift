@@ -67,6 +67,13 @@ extension ControlRequest {
         case .get(let key): fields["key"] = .string(key)
         case .spiral(let action): fields["action"] = .string(action.rawValue)
         case .display(let mode): fields["mode"] = .string(mode.rawValue)
+        case .touch(let touch):
+            fields["phase"] = .string(touch.phase.rawValue)
+            fields["contact"] = .int(touch.contact)
+            if let x = touch.x { fields["x"] = .double(x) }
+            if let y = touch.y { fields["y"] = .double(y) }
+        case .stats(let query):
+            if let since = query.since { fields["since"] = .string(since.description) }
         case .subscribe(let events?): fields["events"] = .array(events.map { .string($0.rawValue) })
         default: break
         }
@@ -112,6 +119,8 @@ struct ArgumentReader {
         case "display": return .display(try choice("mode", DisplayPowerMode.self))
         case "schedule": return .schedule
         case "health": return .health
+        case "touch": return .touch(try touch())
+        case "stats": return .stats(try stats())
         case "subscribe": return .subscribe(events: try events())
         default: throw ControlError(.unknownCommand, "unknown command '\(commandName)'")
         }
@@ -154,6 +163,36 @@ struct ArgumentReader {
         default:
             throw ControlError(.badArgument, "'key' must be one of \(Setting.keys.joined(separator: ", ")) (got '\(key)')")
         }
+    }
+
+    private func touch() throws(ControlError) -> TouchRequest {
+        var request = TouchRequest(phase: try choice("phase", TouchRequest.Phase.self))
+        if let value = fields["contact"], value != .null {
+            guard let n = value.doubleValue, n == n.rounded(), (0..<Double(TouchRequest.maxContacts)).contains(n) else {
+                throw ControlError(.badArgument, "'contact' must be a whole number 0...\(TouchRequest.maxContacts - 1), not \(value.encoded)")
+            }
+            request.contact = Int(n)
+        }
+        let needsPoint = request.phase == .down || request.phase == .move
+        for name in ["x", "y"] {
+            guard let value = fields[name], value != .null else {
+                if needsPoint { throw ControlError(.missingArgument, "'touch \(request.phase.rawValue)' needs 'x' and 'y' (pixels)") }
+                continue
+            }
+            guard let n = value.doubleValue, n.isFinite, abs(n) <= TouchRequest.maxCoordinate else {
+                throw ControlError(.badArgument, "'\(name)' must be a number of pixels within ±\(Int(TouchRequest.maxCoordinate)), not \(value.encoded)")
+            }
+            if name == "x" { request.x = n } else { request.y = n }
+        }
+        return request
+    }
+
+    private func stats() throws(ControlError) -> StatsQuery {
+        guard let value = fields["since"], value != .null else { return StatsQuery() }
+        guard case .string(let text) = value, let day = StatsQuery.Day(text) else {
+            throw ControlError(.badArgument, "'since' must be a date as YYYY-MM-DD, such as \"2026-11-01\" (got \(value.encoded))")
+        }
+        return StatsQuery(since: day)
     }
 
     private func events() throws(ControlError) -> [EventKind]? {

@@ -2,6 +2,7 @@ import ChakraConfig
 import ChakraControl
 import ChakraControlServer
 import ChakraDisplay
+import ChakraInput
 import ChakraPNG
 import ChakraScenes
 import ChakraSystem
@@ -80,6 +81,13 @@ public final class ControlService: ControlHandler {
             })
         case .health:
             reply(.success(Self.healthJSON(DaemonHealth.evaluate(control.status, now: MonotonicClock.now()))))
+        case .touch(let touch):
+            let event = Self.touchEvent(touch, time: MonotonicClock.now())
+            control.send(.touch(event) { result in
+                reply(result.map { ["phase": .string(touch.phase.rawValue), "contact": .int(touch.contact)] }.mapError(Self.error))
+            })
+        case .stats(let query):
+            reply(stats(query))
         case .schedule:
             control.send(.schedulePlan { result in reply(result.map(Self.scheduleJSON).mapError(Self.error)) })
         case .subscribe, .unsubscribe:
@@ -88,6 +96,20 @@ public final class ControlService: ControlHandler {
     }
 
     // MARK: commands
+
+    /// A `touch` request as a touchscreen's contact. Its ids are negative
+    /// (-1 for contact 0), so they never meet a touchscreen's, which count
+    /// up from 0.
+    static func touchEvent(_ touch: TouchRequest, time: Double) -> TouchContactEvent {
+        let phase: TouchPhase = switch touch.phase {
+        case .down: .down
+        case .move: .move
+        case .up: .up
+        case .cancel: .cancel
+        }
+        return TouchContactEvent(phase: phase, id: -1 - touch.contact, x: touch.x ?? 0, y: touch.y ?? 0, time: time,
+                                 deviceX: 0, deviceY: 0, device: -1)
+    }
 
     private func switchScene(_ request: SceneSwitch, reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
         guard DaemonScenes.names.contains(request.scene) else {
@@ -234,6 +256,10 @@ extension ControlService {
             "fps": ["target": .double(round2(status.fpsTarget)), "actual": .double(round2(status.fps))],
             "frame_ms": ["median": .double(round2(status.frameTimes.median)), "p99": .double(round2(status.frameTimes.p99)),
                          "samples": .int(status.frameTimes.samples)],
+            "sessions": ["started": .int(status.sessions.started), "completed": .int(status.sessions.completed),
+                         "abandoned": .int(status.sessions.abandoned), "recorded": .int(status.sessions.recorded),
+                         "breathed_seconds": .double(round2(status.sessions.breathedSeconds))],
+            "errors": .object(Dictionary(uniqueKeysWithValues: ErrorKind.allCases.map { ($0.rawValue, JSONValue.int(status.errors[$0])) })),
             "frames": .int(status.framesPresented),
             "vt_active": .bool(status.vtActive),
             "backlight": status.backlight.map { .string($0) } ?? .null,
@@ -340,5 +366,12 @@ extension ControlService {
         case .scheduleChanged(let schedule):
             ControlEvent(.scheduleChanged, { if case .object(let f) = scheduleStatusJSON(schedule) { f } else { [:] } }())
         }
+    }
+}
+
+extension ControlService {
+    // PLACEHOLDER until the session store lands.
+    func stats(_ query: StatsQuery) -> Result<JSONValue, ControlError> {
+        .failure(ControlError(.internal, "not yet"))
     }
 }

@@ -31,8 +31,9 @@ public enum DaemonCommand: Sendable {
     /// Someone is there (`wake`): the idle timers start again and a dimmed
     /// or blank screen comes back.
     case activity(reply: Reply<PowerState>?)
-    /// A touch, as if from a touchscreen (tests; tools).
-    case touch(TouchContactEvent)
+    /// A touch, as if from a touchscreen (`touch`: tools, tests), answered
+    /// once the scene has it.
+    case touch(TouchContactEvent, reply: Reply<Void>)
     /// The spiral exercise: start, cancel, or where its path lies.
     case spiral(SpiralAction, reply: Reply<SpiralReport>)
     /// `display off|on|auto`: the screen by hand, or the schedule again;

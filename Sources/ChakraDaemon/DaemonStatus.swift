@@ -49,6 +49,9 @@ public struct DaemonStatus: Sendable, Equatable {
     public var configFiles: [String] = []
     /// The configuration in force, run-time changes included (`get`).
     public var configuration = ChakraConfig()
+    /// Breathing sessions and errors since start.
+    public var sessions = SessionCounts()
+    public var errors = ErrorCounts()
 
     public init() {}
 

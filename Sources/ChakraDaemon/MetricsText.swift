@@ -52,6 +52,18 @@ public enum MetricsText {
             text.family("chakra_brightness_percent", .gauge, "The backlight's brightness asked for, in percent.")
             text.sample("chakra_brightness_percent", Double(brightness))
         }
+        text.family("chakra_sessions_started_total", .counter, "Breathing exercises begun by a touch since chakrad started.")
+        text.sample("chakra_sessions_started_total", Double(status.sessions.started))
+        text.family("chakra_sessions_finished_total", .counter, "Breathing exercises ended since chakrad started, by outcome.")
+        text.sample("chakra_sessions_finished_total", labels: [("outcome", "completed")], Double(status.sessions.completed))
+        text.sample("chakra_sessions_finished_total", labels: [("outcome", "abandoned")], Double(status.sessions.abandoned))
+        text.family("chakra_sessions_breathed_seconds_total", .counter,
+                    "Seconds with a finger on the light, over the exercises ended since chakrad started.")
+        text.sample("chakra_sessions_breathed_seconds_total", status.sessions.breathedSeconds)
+        text.family("chakra_errors_total", .counter, "Errors since chakrad started, by kind (each is in the journal too).")
+        for kind in ErrorKind.allCases {
+            text.sample("chakra_errors_total", labels: [("kind", kind.rawValue)], Double(status.errors[kind]))
+        }
         if let schedule = status.schedule {
             text.family("chakra_schedule_info", .gauge, "What the opening hours say now, and from which window (always 1).")
             text.sample("chakra_schedule_info", labels: [("action", schedule.action), ("window", schedule.window)], 1)

@@ -21,7 +21,7 @@ enum Chakractl {
     static var commands: [any Subcommand.Type] {
         [
             Status.self, Scenes.self, Switch.self, Set.self, Get.self, Snapshot.self, Reload.self, Pause.self,
-            Resume.self, Events.self, Spiral.self, Display.self, ScheduleCommand.self, Health.self, Wake.self, Ping.self, Version.self,
+            Resume.self, Events.self, Spiral.self, Display.self, ScheduleCommand.self, Health.self, Stats.self, Touch.self, Wake.self, Ping.self, Version.self,
         ]
     }
 

@@ -42,6 +42,12 @@ struct ProtocolTests {
         (#"{"cmd": "subscribe", "events": ["scene_changed", "power_changed", "scene_changed"]}"#,
          ControlRequest(.subscribe(events: [.sceneChanged, .powerChanged]))),
         (#"{"cmd": "unsubscribe"}"#, ControlRequest(.unsubscribe)),
+        (#"{"cmd": "touch", "phase": "down", "x": 12.5, "y": 300}"#, ControlRequest(.touch(TouchRequest(phase: .down, x: 12.5, y: 300)))),
+        (#"{"cmd": "touch", "phase": "move", "x": -3, "y": 4, "contact": 9}"#,
+         ControlRequest(.touch(TouchRequest(phase: .move, contact: 9, x: -3, y: 4)))),
+        (#"{"cmd": "touch", "phase": "up"}"#, ControlRequest(.touch(TouchRequest(phase: .up)))),
+        (#"{"cmd": "stats"}"#, ControlRequest(.stats(StatsQuery()))),
+        (#"{"cmd": "stats", "since": "2024-02-29"}"#, ControlRequest(.stats(StatsQuery(since: StatsQuery.Day(year: 2024, month: 2, day: 29))))),
     ])
     func requestsAreRead(line: String, expected: ControlRequest) throws {
         #expect(try parse(line).get() == expected)
@@ -53,7 +59,8 @@ struct ProtocolTests {
 
     @Test func everyCommandIsListedWithItsArguments() {
         #expect(ControlCommand.names == ["ping", "version", "status", "scenes", "switch", "set", "get", "reload", "pause",
-                                         "resume", "snapshot", "wake", "spiral", "display", "schedule", "health", "subscribe", "unsubscribe"])
+                                         "resume", "snapshot", "wake", "spiral", "display", "schedule", "health", "touch", "stats",
+                                         "subscribe", "unsubscribe"])
     }
 
     @Test(arguments: [
@@ -93,6 +100,18 @@ struct ProtocolTests {
         ("{\"cmd\": \"spiral\", \"action\": \"jump\"}", .badArgument),
         ("{\"cmd\": \"subscribe\", \"events\": \"scene_changed\"}", .badArgument),
         ("{\"cmd\": \"subscribe\", \"events\": [\"weather\"]}", .badArgument),
+        ("{\"cmd\": \"touch\"}", .missingArgument),
+        ("{\"cmd\": \"touch\", \"phase\": \"down\", \"x\": 1}", .missingArgument),
+        ("{\"cmd\": \"touch\", \"phase\": \"tap\", \"x\": 1, \"y\": 2}", .badArgument),
+        ("{\"cmd\": \"touch\", \"phase\": \"down\", \"x\": \"1\", \"y\": 2}", .badArgument),
+        ("{\"cmd\": \"touch\", \"phase\": \"down\", \"x\": 1e9, \"y\": 2}", .badArgument),
+        ("{\"cmd\": \"touch\", \"phase\": \"up\", \"contact\": 10}", .badArgument),
+        ("{\"cmd\": \"touch\", \"phase\": \"up\", \"contact\": 1.5}", .badArgument),
+        ("{\"cmd\": \"touch\", \"phase\": \"up\", \"contact\": -1}", .badArgument),
+        ("{\"cmd\": \"stats\", \"since\": \"2023-02-29\"}", .badArgument),
+        ("{\"cmd\": \"stats\", \"since\": \"2026-1-5\"}", .badArgument),
+        ("{\"cmd\": \"stats\", \"since\": 20261105}", .badArgument),
+        ("{\"cmd\": \"stats\", \"since\": \"yesterday\"}", .badArgument),
     ])
     func badRequestsGetTheirCode(line: String, code: ErrorCode) {
         #expect(failure(line)?.error.code == code, "\(line): \(String(describing: failure(line)))")

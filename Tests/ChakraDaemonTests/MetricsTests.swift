@@ -85,6 +85,12 @@ struct MetricsTests {
         status.display.screen = ScreenState(.dimmed, .idle)
         status.brightness = 40
         status.schedule = ScheduleStatus(action: "heart", window: "window 2")
+        status.sessions.started = 9
+        status.sessions.completed = 6
+        status.sessions.abandoned = 2
+        status.sessions.breathedSeconds = 1234.5
+        status.errors[.displayPower] = 3
+        status.errors[.sessionRecord] = 1
         return status
     }
 
@@ -101,6 +107,11 @@ struct MetricsTests {
         #expect(lines.contains("chakra_display_power{state=\"on\"} 0"))
         #expect(lines.contains("chakra_schedule_info{action=\"heart\",window=\"window 2\"} 1"))
         #expect(lines.contains("chakra_build_info{version=\"1.2.3\"} 1"))
+        #expect(lines.contains("chakra_sessions_started_total 9"))
+        #expect(lines.contains("chakra_sessions_finished_total{outcome=\"completed\"} 6"))
+        #expect(lines.contains("chakra_sessions_finished_total{outcome=\"abandoned\"} 2"))
+        #expect(lines.contains("chakra_errors_total{kind=\"display_power\"} 3"))
+        #expect(lines.contains("chakra_errors_total{kind=\"scene\"} 0"), "every kind is there, 0 too, so rate() sees it from the start")
         let names = lines.filter { !$0.hasPrefix("#") }.map { String($0.prefix { $0 != "{" && $0 != " " }) }
         for name in Set(names) {
             let family = name
@@ -271,6 +282,13 @@ struct MetricsTests {
         #expect(samples("chakra_low_power").first?.value == 1 && samples("chakra_reduce_motion").first?.value == 0)
         #expect(samples("chakra_brightness_percent").first?.value == 40)
         #expect(samples("chakra_schedule_info").first?.labels == ["action": "heart", "window": "window 2"])
+        #expect(samples("chakra_sessions_started").first?.value == 9)
+        let finished = Dictionary(uniqueKeysWithValues: samples("chakra_sessions_finished").map { ($0.labels["outcome"]!, $0.value!) })
+        #expect(finished == ["completed": 6, "abandoned": 2])
+        #expect(samples("chakra_sessions_breathed_seconds").first?.value == 1234.5)
+        #expect(json["chakra_errors"]?["type"] as? String == "counter")
+        let errors = Dictionary(uniqueKeysWithValues: samples("chakra_errors").map { ($0.labels["kind"]!, $0.value!) })
+        #expect(errors == ["config_reload": 0, "scene": 0, "display_power": 3, "session_record": 1])
         #expect(json.keys.allSatisfy { $0.hasPrefix("chakra_") })
         #expect(json.values.allSatisfy { !($0["help"] as? String ?? "").isEmpty })
         print("prometheus_client read \(json.count) families: \(json.keys.sorted().joined(separator: ", "))")

@@ -37,8 +37,9 @@ extension DaemonCore {
             noteActivity()
             let state = power
             answer = { reply?(.success(state)) }
-        case .touch(let event):
+        case .touch(let event, let reply):
             handleTouch(event)
+            answer = { reply(.success(())) }
         case .spiral(let command, let reply):
             noteActivity()
             let result = spiral(command)
@@ -114,6 +115,7 @@ extension DaemonCore {
             for warning in loaded.warnings { logger.warning("config: \(warning)") }
             if case .failure(let error) = reload(loaded) { logger.error("SIGHUP: \(file): kept the old settings: \(error)") }
         case .failure(let error):
+            errors[.configReload] += 1
             logger.error("SIGHUP: kept the old settings; the configuration has errors:\n\(error)")
         }
     }
@@ -123,6 +125,7 @@ extension DaemonCore {
         do {
             try ConfigSource.check(loaded)
         } catch {
+            errors[.configReload] += 1
             return .failure(.configInvalid(error.description))
         }
         let before = configuration
@@ -131,6 +134,7 @@ extension DaemonCore {
         report.warnings = loaded.warnings.map(\.description)
         if configuration.settings != before.settings || configuration.rotation != before.rotation || configuration.threads != before.threads {
             guard rebuildScene(reason: "configuration reloaded") else {
+                errors[.configReload] += 1
                 configuration = before
                 return .failure(.notSupported("the scene could not be made with the new configuration; kept the old one"))
             }

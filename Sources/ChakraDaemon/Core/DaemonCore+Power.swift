@@ -169,6 +169,7 @@ extension DaemonCore {
         displayChecks.removeAll { $0.part == report.part }
         displayChecks.append(report)
         if report.check.isFailure {
+            errors[.displayPower] += 1
             logger.warning("display: \(report.summary)")
         } else {
             logger.info("display: \(report.summary)")

@@ -61,6 +61,7 @@ extension DaemonCore {
     @discardableResult
     func rebuildScene(reason: String) -> Bool {
         guard let made = try? Self.makeSceneOrFallback(sceneName, display: display, configuration: configuration, logger: logger) else {
+            errors[.scene] += 1
             logger.error("scene: \(sceneName) could not be rebuilt (\(reason)); it stays as it was")
             return false
         }
@@ -89,6 +90,7 @@ extension DaemonCore {
                 incoming = try Self.makeScene(name, display: display, configuration: configuration, logger: logger)
                 incoming.renderThreads = renderThreads
             } catch {
+                errors[.scene] += 1
                 logger.error("scene: cannot show \(name): \(error)")
                 return .failure(error as? DaemonCommandError ?? .notSupported("cannot show \(name): \(error)"))
             }

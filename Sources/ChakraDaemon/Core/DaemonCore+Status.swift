@@ -75,6 +75,8 @@ extension DaemonCore {
         status.configFile = configuration.source.path
         status.configFiles = configuration.configFiles
         status.configuration = configuration.config
+        status.sessions = sessions
+        status.errors = errors
         return status
     }
 

@@ -111,6 +111,10 @@ public final class DaemonCore {
     /// Low power as it was before a `low-power` window turned it on.
     var lowPowerBeforeSchedule: Bool?
 
+    /// Since start, for status and metrics (DaemonCounters).
+    var errors = ErrorCounts()
+    var sessions = SessionCounts()
+
     // Touch and the spiral (DaemonCore+Spiral).
     /// The contact the scene follows (the first finger down).
     var followedContact: Int?
@@ -146,6 +150,7 @@ public final class DaemonCore {
         renderThreads = configuration.adaptiveThreads ? 1 : configuration.threads
         (scene, sceneName) = try Self.makeSceneOrFallback(configuration.scene, display: display, configuration: configuration, logger: logger)
         scene.renderThreads = renderThreads
+        if sceneName != configuration.scene { errors[.scene] += 1 }
         interactiveScene = scene as? InteractiveScene
         clock = SceneClock(start: startTime, pinnedAt: configuration.pinnedTime)
         pacer = Self.makePacer(display: display, configuration: configuration)
