@@ -88,7 +88,7 @@ public final class SessionLog {
         // whole while it exists: a crash before its rename.
         if (try? FileSystem.unlink(temporaryPath(for: path))) != nil { recovery.leftoverRemoved = true }
 
-        let fd = try openFile(path, O_RDWR | O_APPEND | O_CREAT)
+        let fd = try openFile(path, O_RDWR | O_APPEND, create: true)
         do throws(SessionLogError) {
             let contents = try recover(fd, path: path)
             recovery.records = contents.records.count
@@ -243,7 +243,7 @@ public final class SessionLog {
     /// if a compaction lost it.
     private func openDescriptor() throws(SessionLogError) -> Int32 {
         if let descriptor { return descriptor }
-        let fd = try Self.openFile(path, O_RDWR | O_APPEND | O_CREAT)
+        let fd = try Self.openFile(path, O_RDWR | O_APPEND, create: true)
         do throws(SessionLogError) {
             let contents = try Self.recover(fd, path: path)
             (length, oldestStart, needsCut) = (contents.validLength, contents.records.lazy.map(\.startedAt).min(), false)
@@ -285,11 +285,18 @@ public final class SessionLog {
     }
 
     /// Opens a regular file (not through a symbolic link: a compaction
-    /// would replace the link with a file), close-on-exec.
-    private static func openFile(_ path: String, _ flags: Int32) throws(SessionLogError) -> Int32 {
+    /// would replace the link with a file), close-on-exec; with `create`,
+    /// a missing one is made with mode 0640 whatever the umask (the
+    /// unit's UMask=0077 would keep the group from reading it).
+    private static func openFile(_ path: String, _ flags: Int32, create: Bool = false) throws(SessionLogError) -> Int32 {
         let fd: Int32
         do throws(SystemError) {
-            fd = try Descriptor.open(path, flags | O_NOFOLLOW | O_NONBLOCK, mode: 0o640)
+            let safe = flags | O_NOFOLLOW | O_NONBLOCK
+            if create, let made = try makeFile(path, safe) {
+                fd = made
+            } else {
+                fd = try Descriptor.open(path, safe)
+            }
         } catch {
             // ELOOP: a symbolic link; EISDIR: a directory opened for writing.
             if error.errno == ELOOP || error.errno == EISDIR { throw .notARegularFile(path: path) }
@@ -299,6 +306,24 @@ public final class SessionLog {
             let info = try status(fd, path: path)
             guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
             guard Int(info.st_size) <= largestFile else { throw .tooLarge(path: path, bytes: Int(info.st_size), limit: largestFile) }
+        } catch {
+            Descriptor.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// A new file at `path`, mode 0640; nil when one is there already.
+    private static func makeFile(_ path: String, _ flags: Int32) throws(SystemError) -> Int32? {
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try Descriptor.open(path, flags | O_CREAT | O_EXCL, mode: 0o640)
+        } catch {
+            if error.errno == EEXIST { return nil }
+            throw error
+        }
+        do throws(SystemError) {
+            try Syscall.check("fchmod(\(path))") { fchmod(fd, 0o640) }
         } catch {
             Descriptor.close(fd)
             throw error

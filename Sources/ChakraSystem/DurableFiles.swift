@@ -56,8 +56,10 @@ extension FileSystem {
         try Descriptor.sync(fd, file: path)
     }
 
-    /// Makes `path` and any missing directories above it (mkdir -p); a
-    /// directory already there is fine, anything else in the way is an error.
+    /// Makes `path` and any missing directories above it (mkdir -p), each
+    /// given `mode` whatever the umask (a unit's UMask=0077 would leave
+    /// the group out); a directory already there is fine and keeps its
+    /// mode, anything else in the way is an error.
     public static func makeDirectories(_ path: String, mode: mode_t) throws(SystemError) {
         if let info = try? stat(path) {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw SystemError(call: "mkdir(\(path))", errno: ENOTDIR) }
@@ -67,6 +69,7 @@ extension FileSystem {
         if parent != path { try makeDirectories(parent, mode: mode) }
         do throws(SystemError) {
             try makeDirectory(path, mode: mode)
+            try changeMode(path, to: mode)
         } catch {
             // Made by someone else meanwhile: fine if it is a directory.
             let made = (try? stat(path))?.st_mode ?? 0
