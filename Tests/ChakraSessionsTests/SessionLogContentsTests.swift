@@ -1,4 +1,5 @@
 import ChakraSessions
+import Foundation
 import Testing
 
 /// Reading a log's bytes: what a power cut or a bad sector can leave.
@@ -83,5 +84,26 @@ struct SessionLogContentsTests {
         #expect(lines.map(\.range) == [0..<1, 1..<2, 2..<(bytes.count - 1), (bytes.count - 1)..<bytes.count])
         #expect(lines.map { $0.record != nil } == [false, false, true, false])
         #expect(SessionLogContents(scanning: []) == SessionLogContents())
+    }
+
+    @Test("the fuzzer's seeds, written by another CRC-32 (Python's zlib), read as their names say")
+    func seeds() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("tests/fuzz/corpus/sessions")
+        func contents(_ name: String) throws -> SessionLogContents {
+            SessionLogContents(scanning: [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name))))
+        }
+        let log = try contents("log")
+        #expect(log.records.count == 5 && log.damagedLines == 0 && log.tail == 0)
+        #expect(log.records[0] == SessionRecord(startedAt: 1_773_480_612.345, duration: 95.25, outcome: .completed, ending: "completed",
+                                                pattern: "box", furthestState: "completed", breathedSeconds: 80.125, holdSeconds: 60, lifts: 2))
+        let torn = try contents("torn-tail")
+        #expect(torn.records == log.records && torn.damagedLines == 1 && torn.tail == 73)
+        #expect(try contents("flipped-byte").records.count == 4)
+        #expect(try contents("zero-tail").records == log.records)
+        #expect(try contents("crlf").records.count == 1)
+        #expect(try contents("future-version").records.count == 1)
+        #expect(try contents("bodies").records.isEmpty)
+        #expect(try contents("damage-between").damagedLines == 2)
     }
 }
