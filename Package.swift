@@ -142,6 +142,12 @@ let package = Package(
         // the local wall clock (DST, clock steps); pure but for reading
         // the system's time zone rules through ChakraSystem.
         .target(name: "ChakraSchedule", dependencies: ["ChakraSystem"]),
+        // The session log: one checksummed line per spiral exercise,
+        // appended and synced so a power cut loses at most the record being
+        // written; compaction by age and size; the per-day history
+        // `chakractl stats` reads. Files through ChakraSystem, local days
+        // through ChakraSchedule's zones.
+        .target(name: "ChakraSessions", dependencies: ["ChakraSystem", "ChakraSchedule"]),
         // The daemon: the frame loop that owns the output and the scene,
         // signals, readiness, and the command queue the control socket feeds.
         .target(
@@ -178,6 +184,7 @@ let package = Package(
         .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
+        .testTarget(name: "ChakraSessionsTests", dependencies: ["ChakraSessions", "ChakraSystem", "ChakraSchedule", "ChakraConfig"]),
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraSystem", "ChakraControlServer", "ChakraPNG"]),
         .testTarget(name: "chakractlTests", dependencies: ["chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG"]),
@@ -200,6 +207,7 @@ if Context.environment["CHAKRA_FUZZ"] == "1" {
         ("fuzz-control", "ChakraControl"),
         ("fuzz-touch", "ChakraInput"),
         ("fuzz-cec", "ChakraDisplay"),
+        ("fuzz-sessions", "ChakraSessions"),
     ]
     for (name, dependency) in fuzzTargets {
         package.targets.append(.executableTarget(name: name, dependencies: [dependency], path: "tests/fuzz/targets/\(name)"))

@@ -22,6 +22,7 @@ public struct ChakraConfig: Sendable, Equatable {
     public var text = Text()
     public var control = Control()
     public var metrics = Metrics()
+    public var sessions = Sessions()
     /// Opening hours ([schedule], `ScheduleConfig`); nil: none, the screen
     /// is always on.
     public var schedule: Schedule?
@@ -162,6 +163,29 @@ public struct ChakraConfig: Sendable, Equatable {
         /// Seconds between writes.
         public var interval = 15.0
         public init() {}
+    }
+}
+
+extension ChakraConfig {
+    /// The session log: one line per spiral exercise, kept on the disk
+    /// for the operator's statistics (ChakraSessions; docs/robustness.md,
+    /// Session records).
+    public struct Sessions: Sendable, Equatable {
+        /// nil: no sessions recorded.
+        public var file: String? = "/var/lib/chakra/sessions.log"
+        /// Records older than this many days are dropped.
+        public var retentionDays = 365
+        /// Bytes; past it the oldest records are dropped. A record is
+        /// 150 to 250 bytes: the default holds about 20,000.
+        public var maxSize = 4 << 20
+        public init() {}
+
+        /// Up to ten years.
+        public static let retentionDaysRange = 1...3650
+        /// 64 KiB (some 300 records) to 64 MiB: the file is read whole
+        /// at start, and twice this is the most it may grow to while its
+        /// compaction fails.
+        public static let maxSizeRange = 65_536...67_108_864
     }
 }
 

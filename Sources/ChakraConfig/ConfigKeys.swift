@@ -36,7 +36,7 @@ public struct ConfigKey: Sendable {
 /// place that lists them (after Hummingbird's Configuration.swift). The
 /// parser, `get`, the reload report and the tests all go through this list.
 public enum ConfigKeys {
-    public static let all: [ConfigKey] = [reduceMotion] + display + input + render + scene + lowPower + spiral + text + control + metrics + [schedule]
+    public static let all: [ConfigKey] = [reduceMotion] + display + input + render + scene + lowPower + spiral + text + control + metrics + sessions + [schedule]
 
     /// [schedule] as one key: read by `ScheduleConfig` (its windows are
     /// arrays of tables), shown by `get` as a line per window, and carried
@@ -48,7 +48,7 @@ public enum ConfigKeys {
         return .array(ScheduleConfig.lines(schedule).map { .string($0) })
     }, carry: { source, target in target.schedule = source.schedule })
 
-    public static let sections = ["display", "input", "render", "scene", "low_power", "spiral", "text", "control", "metrics"]
+    public static let sections = ["display", "input", "render", "scene", "low_power", "spiral", "text", "control", "metrics", "sessions"]
 
     public static func key(_ path: String) -> ConfigKey? { all.first { $0.path == path } }
 
@@ -237,6 +237,22 @@ public enum ConfigKeys {
         // At least a second: the file is written from the frame loop, and a
         // scrape every 15 s or more gains nothing from faster writes.
         double("metrics.interval", \.metrics.interval, in: 1...3600),
+    ]
+}
+
+extension ConfigKeys {
+    /// [sessions]: the file is opened once (a new one needs a restart);
+    /// the bounds apply at the next compaction.
+    static let sessions: [ConfigKey] = [
+        ConfigKey(path: "sessions.file", read: { config, value throws(ConfigProblem) in
+            let path = try string(value)
+            guard path.isEmpty || (path.hasPrefix("/") && !path.hasSuffix("/")) else {
+                throw ConfigProblem("must be an absolute path to a file, or \"\" to record no sessions (got \(value))")
+            }
+            config.sessions.file = path.isEmpty ? nil : path
+        }, write: { .string($0.sessions.file ?? "") }).restartOnly(),
+        int("sessions.retention_days", \.sessions.retentionDays, in: ChakraConfig.Sessions.retentionDaysRange),
+        int("sessions.max_size", \.sessions.maxSize, in: ChakraConfig.Sessions.maxSizeRange),
     ]
 }
 

@@ -75,12 +75,16 @@ public enum Syscall {
 /// Mocking.swift): error paths are exercised through the real code, with
 /// no mock of the kernel. A rule fails the next calls whose name contains
 /// a string (say the test's own socket path) with an errno; EINTR makes
-/// the funnel retry, as a real interrupted call does. With no rule, a call
-/// costs one relaxed atomic load more.
+/// the funnel retry, as a real interrupted call does. A write rule
+/// (`shorten`) lets the next writes take only part of their bytes, as a
+/// disk filling up does. With no rule, a call costs one relaxed atomic
+/// load more.
 public enum SyscallFaults {
     private struct Rule {
         let match: String
-        let errno: Int32
+        /// The errno to fail with, or nil for a write shortened to `limit` bytes.
+        let errno: Int32?
+        var limit = 0
         var remaining: Int
     }
 
@@ -90,6 +94,14 @@ public enum SyscallFaults {
     /// Fails the next `times` calls whose name contains `match` with `errno`.
     public static func inject(_ errno: Int32, into match: String, times: Int = 1) {
         rules.withLock { $0.append(Rule(match: match, errno: errno, remaining: times)) }
+        active.store(true, ordering: .relaxed)
+    }
+
+    /// The next `times` writes through `Descriptor.write(_:_:count:file:)`
+    /// whose name contains `match` write at most `bytes` bytes (really,
+    /// to the file), and report that count.
+    public static func shorten(_ match: String, to bytes: Int, times: Int = 1) {
+        rules.withLock { $0.append(Rule(match: match, errno: nil, limit: bytes, remaining: times)) }
         active.store(true, ordering: .relaxed)
     }
 
@@ -112,9 +124,19 @@ public enum SyscallFaults {
         guard active.load(ordering: .relaxed) else { return nil }
         let name = call()
         return rules.withLock { list -> Int32? in
-            guard let index = list.firstIndex(where: { $0.remaining > 0 && name.contains($0.match) }) else { return nil }
+            guard let index = list.firstIndex(where: { $0.errno != nil && $0.remaining > 0 && name.contains($0.match) }) else { return nil }
             list[index].remaining -= 1
             return list[index].errno
+        }
+    }
+
+    /// The most bytes the write named `call` may take, if a rule shortens it (and counts it).
+    static func writeLimit(_ call: String) -> Int? {
+        guard active.load(ordering: .relaxed) else { return nil }
+        return rules.withLock { list -> Int? in
+            guard let index = list.firstIndex(where: { $0.errno == nil && $0.remaining > 0 && call.contains($0.match) }) else { return nil }
+            list[index].remaining -= 1
+            return list[index].limit
         }
     }
 }

@@ -199,28 +199,6 @@ public enum FileSystem {
     /// failure the temporary file is removed and the old file stays. No
     /// fsync: the callers rewrite their files every few seconds.
     public static func replace(_ path: String, with text: String, temporary: String, mode: mode_t? = nil) throws(SystemError) {
-        do throws(SystemError) {
-            let fd = try Descriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode ?? 0o644)
-            var failure: SystemError?
-            do throws(SystemError) {
-                var bytes = text
-                // withUTF8 rethrows untyped: the error is carried out by hand.
-                let written = bytes.withUTF8 { buffer -> SystemError? in
-                    guard let base = buffer.baseAddress else { return nil }
-                    do throws(SystemError) { try Descriptor.writeAll(fd, base, count: buffer.count) } catch { return error }
-                    return nil
-                }
-                if let written { throw written }
-                if let mode { try changeMode(temporary, to: mode) }
-            } catch {
-                failure = error
-            }
-            if let closing = Descriptor.close(fd), failure == nil { failure = closing }
-            if let failure { throw failure }
-            try rename(temporary, to: path)
-        } catch {
-            try? unlink(temporary)
-            throw error
-        }
+        try replace(path, with: Array(text.utf8), temporary: temporary, mode: mode, durably: false)
     }
 }

@@ -48,7 +48,7 @@ struct ConfigParserTests {
         for key in ConfigKeys.all {
             #expect(loaded.lines.lines[key.path] != nil, "\(key.path) is not in etc/chakra/chakra.toml")
         }
-        #expect(ConfigKeys.all.count == 51)
+        #expect(ConfigKeys.all.count == 54)
     }
 
     @Test func everyKeyIsRead() throws {
@@ -112,6 +112,10 @@ struct ConfigParserTests {
             [metrics]
             textfile_directory = "/var/lib/prometheus/node-exporter"
             interval = 30
+            [sessions]
+            file = "/srv/kiosk/sessions.log"
+            retention_days = 90
+            max_size = 1048576
             [[schedule.window]]
             days = "daily"
             start = "06:00"
@@ -142,6 +146,7 @@ struct ConfigParserTests {
         #expect(c.control.socket == "/tmp/chakra.sock" && c.control.mode == 0o600 && c.control.group == "operators")
         #expect(c.control.maxClients == 4 && c.control.maxLine == 1024 && c.control.idleTimeout == 5)
         #expect(c.metrics.textfileDirectory == "/var/lib/prometheus/node-exporter" && c.metrics.interval == 30)
+        #expect(c.sessions.file == "/srv/kiosk/sessions.log" && c.sessions.retentionDays == 90 && c.sessions.maxSize == 1_048_576)
         // Every key differs from its default: the file reached all of them.
         #expect(c.changedKeys(from: ChakraConfig()).count == ConfigKeys.all.count)
     }
@@ -227,6 +232,12 @@ struct ConfigParserTests {
         ("[metrics]\ntextfile_directory = \"prom\"", "metrics.textfile_directory", "must be an absolute path"),
         ("[metrics]\ninterval = 0.5", "metrics.interval", "must be in 1...3600 (got 0.5)"),
         ("[metrics]\ninterval = 7200", "metrics.interval", "must be in 1...3600"),
+        ("[sessions]\nfile = \"sessions.log\"", "sessions.file", "must be an absolute path to a file"),
+        ("[sessions]\nfile = \"/var/lib/chakra/\"", "sessions.file", "must be an absolute path to a file"),
+        ("[sessions]\nretention_days = 0", "sessions.retention_days", "must be in 1...3650 (got 0)"),
+        ("[sessions]\nretention_days = 36.5", "sessions.retention_days", "must be a whole number"),
+        ("[sessions]\nmax_size = 1024", "sessions.max_size", "must be in 65536...67108864"),
+        ("[sessions]\nmax_size = \"4 MiB\"", "sessions.max_size", "must be a whole number"),
         ("display = 5", "display", "must be a table ([display])"),
         ("[display]\nmode = 1920", "display.mode", "must be a string (got the integer 1920)"),
     ])
@@ -305,7 +316,7 @@ struct ConfigParserTests {
         #expect(ConfigKeys.all.filter { !$0.liveReload }.map(\.path) == [
             "display.output", "display.device", "display.connector", "display.mode", "display.vt", "display.backlight",
             "display.cec", "input.device", "input.rotation", "input.calibration", "input.grab", "input.haptics",
-            "control.socket", "control.mode", "control.group",
+            "control.socket", "control.mode", "control.group", "sessions.file",
         ])
     }
 }
