@@ -154,7 +154,7 @@ let package = Package(
             name: "ChakraDaemon",
             dependencies: [
                 "ChakraSystem", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
-                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraSchedule",
+                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraSchedule", "ChakraSessions",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
