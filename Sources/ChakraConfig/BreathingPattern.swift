@@ -105,7 +105,8 @@ public struct BreathingPattern: Sendable, Equatable {
             previous = phase.kind
         }
         guard phases.contains(where: { $0.kind == .out }) else { return ("has no \"out\" phase; \(order)", nil) }
-        guard cycleSeconds >= Self.minimumCycleSeconds else {
+        // (A hair of slack: phases written as decimals, 4/3 + 8/9 + 16/9, may add up to a bit under.)
+        guard cycleSeconds >= Self.minimumCycleSeconds - 1e-9 else {
             return ("a cycle must last at least \(Int(Self.minimumCycleSeconds)) s (got \(cycleSeconds) s)", nil)
         }
         return nil

@@ -255,6 +255,9 @@ public final class SpiralSession: @unchecked Sendable {
         return since + config.abandonAfter
     }
 
+    /// An exercise is under way: Inhale, Hold or Exhale since the first touch.
+    public var isExerciseRunning: Bool { ledger.isRunning }
+
     /// The oldest exercise that has ended and not been taken yet (at most
     /// `finishedCapacity` are kept; past that the oldest is dropped).
     public func takeFinishedExercise() -> SpiralExerciseSummary? {

@@ -39,9 +39,9 @@ extension DaemonCore {
             answer = { reply?(.success(state)) }
         case .touch(let event):
             handleTouch(event)
-        case .spiral(let command, let reply):
+        case .spiral(let command, let pattern, let reply):
             noteActivity()
-            let result = spiral(command)
+            let result = spiral(command, pattern: pattern)
             answer = { reply(result) }
         case .display(let mode, let reply):
             setDisplayMode(mode)
