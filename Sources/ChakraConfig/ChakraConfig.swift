@@ -100,7 +100,8 @@ public struct ChakraConfig: Sendable, Equatable {
 
     /// The spiral exercise's visual and action settings (docs/design.md,
     /// The spiral), in design points for lengths. The design gives the hold
-    /// timings (72, 6, 4, 8 s); the other defaults are ours.
+    /// timings (72 s; its 6-4-8 cycle is the default breathing pattern); the
+    /// other defaults are ours.
     public struct Spiral: Sendable, Equatable {
         // SpiralVisualConfig
         public var headSize = 28.0
@@ -110,10 +111,18 @@ public struct ChakraConfig: Sendable, Equatable {
         public var spacing = 36.0
         public var rotations = 4.0
         // SpiralActionConfig
+        /// The wished length of the Hold state; it runs whole cycles of the
+        /// pattern (`BreathingPattern.holdSeconds(near:)`).
         public var holdDuration = 72.0
-        public var holdCycleUpDuration = 6.0
-        public var holdCyclePauseDuration = 4.0
-        public var holdCycleDownDuration = 8.0
+        /// The breathing pattern of the hold: a preset's name
+        /// (`BreathingPattern.presets`) or one of `customPatterns`.
+        public var pattern = BreathingPattern.defaultName
+        /// [spiral.patterns.NAME] tables, in file order (one may take a
+        /// preset's name and replace it).
+        public var customPatterns: [BreathingPattern] = []
+        /// Seconds a pattern may hold the breath (hold-in or hold-out): on
+        /// a public kiosk nobody is led into a long breath-hold.
+        public var maxBreathHold = 10.0
         public var hapticFeedbackDistance = 12.0
         public var hapticBeatInterval = 0.25
         // The exercise's rules (docs/design.md, The spiral).
@@ -123,10 +132,10 @@ public struct ChakraConfig: Sendable, Equatable {
         public var proximity = 44.0
         /// Seconds the celebration shows before returning to Idle.
         public var completionDelay = 3.0
+        /// Seconds an exercise may go on with no finger on the light before
+        /// it is given up (back to Idle); 0: never.
+        public var abandonAfter = 120.0
         public init() {}
-
-        /// holdCycleDuration: computed, never configured (18 s by default).
-        public var holdCycleDuration: Double { holdCycleUpDuration + holdCyclePauseDuration + holdCycleDownDuration }
     }
 
     public struct Text: Sendable, Equatable {

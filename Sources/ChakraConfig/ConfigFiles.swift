@@ -17,7 +17,7 @@ public enum ConfigFiles {
         var issues: [ConfigIssue] = []
         var merged = LoadedConfig(config: ChakraConfig())
         if required || access(path, F_OK) == 0 {
-            do { merged = try ConfigParser.load(path: path) } catch { issues += error.issues }
+            do { merged = try ConfigParser.loadPart(path: path) } catch { issues += error.issues }
         }
         let dropIns: [String]
         do { dropIns = try self.dropIns(of: path) } catch {
@@ -25,10 +25,10 @@ public enum ConfigFiles {
             dropIns = []
         }
         for dropIn in dropIns {
-            do { merged.lay(try ConfigParser.load(path: dropIn)) } catch { issues += error.issues }
+            do { merged.lay(try ConfigParser.loadPart(path: dropIn)) } catch { issues += error.issues }
         }
         guard issues.isEmpty else { throw ConfigError(issues) }
-        return merged
+        return try ConfigParser.checkWhole(merged)
     }
 
     /// The drop-ins of `path`, in the order they are laid: names ending in

@@ -12,6 +12,12 @@ public struct ConfigKey: Sendable {
     /// (the schedule, which its own reader reads).
     var carry: (@Sendable (ChakraConfig, inout ChakraConfig) -> Void)?
 
+    init(path: String, read: @escaping @Sendable (inout ChakraConfig, ConfigValue) throws(ConfigProblem) -> Void,
+         write: @escaping @Sendable (ChakraConfig) -> ConfigValue,
+         carry: (@Sendable (ChakraConfig, inout ChakraConfig) -> Void)? = nil) {
+        (self.path, self.read, self.write, self.carry) = (path, read, write, carry)
+    }
+
     /// The same key, applied only by a restart.
     func restartOnly() -> ConfigKey {
         var key = self
@@ -50,7 +56,9 @@ public enum ConfigKeys {
 
     public static let sections = ["display", "input", "render", "scene", "low_power", "spiral", "text", "control", "metrics", "sessions"]
 
-    public static func key(_ path: String) -> ConfigKey? { all.first { $0.path == path } }
+    /// The key at `path`; also one custom pattern ("spiral.patterns.calm"),
+    /// which a drop-in sets and replaces whole (`LoadedConfig.lay`).
+    public static func key(_ path: String) -> ConfigKey? { all.first { $0.path == path } ?? PatternConfig.key(path) }
 
     static let display: [ConfigKey] = [
         choice("display.output", \.display.output).restartOnly(),
@@ -183,9 +191,15 @@ public enum ConfigKeys {
         positive("spiral.spacing", \.spiral.spacing),
         positive("spiral.rotations", \.spiral.rotations, max: 100),
         positive("spiral.hold_duration", \.spiral.holdDuration, max: 3600),
-        positive("spiral.hold_cycle_up_duration", \.spiral.holdCycleUpDuration, max: 600),
-        double("spiral.hold_cycle_pause_duration", \.spiral.holdCyclePauseDuration, in: 0...600),
-        positive("spiral.hold_cycle_down_duration", \.spiral.holdCycleDownDuration, max: 600),
+        // Whether the name exists is checked once every file is read
+        // (`PatternConfig.check`): a drop-in may define it.
+        ConfigKey(path: "spiral.pattern", read: { config, value throws(ConfigProblem) in
+            let name = try string(value)
+            if let problem = BreathingPattern.nameProblem(name) { throw ConfigProblem(problem) }
+            config.spiral.pattern = name
+        }, write: { .string($0.spiral.pattern) }),
+        PatternConfig.patternsKey,
+        double("spiral.max_breath_hold", \.spiral.maxBreathHold, in: 0...BreathingPattern.maximumPhaseSeconds),
         double("spiral.haptic_feedback_distance", \.spiral.hapticFeedbackDistance, in: 0...10_000),
         positive("spiral.haptic_beat_interval", \.spiral.hapticBeatInterval, max: 60),
         ConfigKey(path: "spiral.inhale_fraction", read: { config, value throws(ConfigProblem) in
@@ -195,6 +209,7 @@ public enum ConfigKeys {
         }, write: { .double($0.spiral.inhaleFraction) }),
         positive("spiral.proximity", \.spiral.proximity),
         double("spiral.completion_delay", \.spiral.completionDelay, in: 0...600),
+        double("spiral.abandon_after", \.spiral.abandonAfter, in: 0...86_400),
     ]
 
     static let text: [ConfigKey] = [

@@ -91,7 +91,14 @@ public struct LoadedConfig: Sendable, Equatable {
 /// older daemon still starts); wrong types and out-of-range values are
 /// errors naming the key and its line.
 public enum ConfigParser {
+    /// A file that is the whole configuration (no drop-ins laid over it).
     public static func load(path: String) throws(ConfigError) -> LoadedConfig {
+        try checkWhole(loadPart(path: path))
+    }
+
+    /// A file that is part of a configuration (the main file or a drop-in):
+    /// the checks that need every file (`checkWhole`) wait for the merge.
+    static func loadPart(path: String) throws(ConfigError) -> LoadedConfig {
         let bytes: [UInt8]
         do {
             bytes = try readFile(path)
@@ -101,7 +108,7 @@ public enum ConfigParser {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError([ConfigIssue(file: path, message: "not UTF-8 text")])
         }
-        return try parse(text, file: path)
+        return try parsePart(text, file: path)
     }
 
     /// The whole file (plain read(2): works for /dev/null and pipes too).
@@ -128,7 +135,21 @@ public enum ConfigParser {
         }
     }
 
+    /// A text that is the whole configuration.
     public static func parse(_ text: String, file: String? = nil) throws(ConfigError) -> LoadedConfig {
+        try checkWhole(parsePart(text, file: file))
+    }
+
+    /// The checks that need every file read and merged: the breathing
+    /// pattern chosen in one file may be defined in another, and the limit
+    /// on holds set in a third (`PatternConfig.check`).
+    static func checkWhole(_ loaded: LoadedConfig) throws(ConfigError) -> LoadedConfig {
+        let issues = PatternConfig.check(loaded)
+        guard issues.isEmpty else { throw ConfigError(issues) }
+        return loaded
+    }
+
+    static func parsePart(_ text: String, file: String? = nil) throws(ConfigError) -> LoadedConfig {
         let root: TOML.Table
         do {
             root = try TOML.parse(text)
@@ -149,7 +170,11 @@ public enum ConfigParser {
                 }
                 for key in table.keys {
                     guard let child = table[key] else { continue }
-                    read("\(name).\(key)", value(of: child), into: &loaded, errors: &errors)
+                    if "\(name).\(key)" == PatternConfig.section {
+                        PatternConfig.read(child, into: &loaded, errors: &errors)
+                    } else {
+                        read("\(name).\(key)", value(of: child), into: &loaded, errors: &errors)
+                    }
                 }
             } else {
                 read(name, value(of: node), into: &loaded, errors: &errors)
@@ -162,6 +187,11 @@ public enum ConfigParser {
     }
 
     private static func read(_ path: String, _ value: ConfigValue, into loaded: inout LoadedConfig, errors: inout [ConfigIssue]) {
+        if let previous = PatternConfig.previousReleaseKey(path, value) {
+            let issue = loaded.issue(key: path, previous.message)
+            if previous.isError { errors.append(issue) } else { loaded.warnings.append(issue) }
+            return
+        }
         guard let key = ConfigKeys.key(path) else {
             loaded.warnings.append(loaded.issue(key: path, unknownKeyMessage(path, value)))
             return
@@ -175,9 +205,6 @@ public enum ConfigParser {
     }
 
     private static func unknownKeyMessage(_ path: String, _ value: ConfigValue) -> String {
-        if path == "spiral.hold_cycle_duration" {
-            return "ignored: it is computed (hold_cycle_up_duration + hold_cycle_pause_duration + hold_cycle_down_duration)"
-        }
         if case .other("a table") = value { return "unknown table [\(path)], ignored" }
         let hint = closestKey(to: path).map { "; did you mean \($0)?" } ?? ""
         return "unknown key, ignored\(hint)"

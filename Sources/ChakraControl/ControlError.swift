@@ -21,6 +21,9 @@ public enum ErrorCode: String, Sendable, CaseIterable {
 
     // What the daemon says to a well-formed request.
     case unknownScene = "unknown_scene"
+    /// `spiral start` with a breathing pattern chakrad does not offer (none
+    /// of that name, or one holding longer than spiral.max_breath_hold).
+    case unknownPattern = "unknown_pattern"
     /// `get` of a key the configuration does not have.
     case unknownKey = "unknown_key"
     /// This machine cannot (brightness with no backlight).

@@ -24,7 +24,9 @@ public enum ControlCommand: Sendable, Equatable {
     case snapshot
     /// Counts as activity: undims and unblanks the screen (idle timers).
     case wake
-    case spiral(SpiralAction)
+    /// `pattern`: a breathing pattern for the exercise `start` begins
+    /// (only with start; nil: the configured one).
+    case spiral(SpiralAction, pattern: String? = nil)
     /// The screen by hand (`off`, `on`) or following the schedule (`auto`).
     case display(DisplayPowerMode)
     /// Today's opening hours, the state and the next change.
@@ -72,7 +74,7 @@ public enum ControlCommand: Sendable, Equatable {
         ("switch", ["scene", "transition", "duration"]),
         ("set", ["key", "value"]), ("get", ["key"]),
         ("reload", []), ("pause", []), ("resume", []), ("snapshot", []), ("wake", []),
-        ("spiral", ["action"]), ("display", ["mode"]), ("schedule", []), ("health", []),
+        ("spiral", ["action", "pattern"]), ("display", ["mode"]), ("schedule", []), ("health", []),
         ("touch", ["phase", "x", "y", "contact"]), ("stats", ["since"]),
         ("subscribe", ["events"]), ("unsubscribe", []),
     ]
@@ -131,7 +133,8 @@ public enum Setting: Sendable, Equatable {
 }
 
 public enum SpiralAction: String, Sendable, CaseIterable {
-    /// Show the exercise (crossfading from an ambient scene) at Idle.
+    /// Show the exercise (crossfading from an ambient scene) at Idle,
+    /// optionally with another breathing pattern for that one exercise.
     case start
     /// Back to Idle (and to the ambient scene it was started from).
     case cancel

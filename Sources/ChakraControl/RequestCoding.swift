@@ -65,7 +65,9 @@ extension ControlRequest {
             fields["key"] = .string(setting.key)
             fields["value"] = setting.value
         case .get(let key): fields["key"] = .string(key)
-        case .spiral(let action): fields["action"] = .string(action.rawValue)
+        case .spiral(let action, let pattern):
+            fields["action"] = .string(action.rawValue)
+            if let pattern { fields["pattern"] = .string(pattern) }
         case .display(let mode): fields["mode"] = .string(mode.rawValue)
         case .touch(let touch):
             fields["phase"] = .string(touch.phase.rawValue)
@@ -115,7 +117,7 @@ struct ArgumentReader {
             let key = try string("key")
             guard !key.isEmpty else { throw ControlError(.badArgument, "'key' must not be empty") }
             return .get(key: key)
-        case "spiral": return .spiral(try choice("action", SpiralAction.self))
+        case "spiral": return try spiral()
         case "display": return .display(try choice("mode", DisplayPowerMode.self))
         case "schedule": return .schedule
         case "health": return .health
@@ -141,6 +143,18 @@ struct ArgumentReader {
             request.duration = seconds
         }
         return request
+    }
+
+    /// The daemon knows which patterns exist (chakra.toml may define
+    /// more): here only the name's form is checked.
+    private func spiral() throws(ControlError) -> ControlCommand {
+        let action = try choice("action", SpiralAction.self)
+        guard let value = fields["pattern"], value != .null else { return .spiral(action) }
+        guard action == .start else { throw ControlError(.badArgument, "'pattern' goes with the action start only (got '\(action.rawValue)')") }
+        guard case .string(let name) = value, !name.isEmpty, name.utf8.count <= 64 else {
+            throw ControlError(.badArgument, "'pattern' must be a breathing pattern's name, not \(value.encoded)")
+        }
+        return .spiral(action, pattern: name)
     }
 
     private func setting() throws(ControlError) -> Setting {

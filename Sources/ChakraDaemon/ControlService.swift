@@ -71,8 +71,8 @@ public final class ControlService: ControlHandler {
             snapshot(reply: reply)
         case .wake:
             control.send(.activity { result in reply(result.map { ["power": .string($0.rawValue)] }.mapError(Self.error)) })
-        case .spiral(let action):
-            control.send(.spiral(action) { result in
+        case .spiral(let action, let pattern):
+            control.send(.spiral(action, pattern: pattern) { result in
                 reply(result.map { Self.spiralJSON($0) }.mapError(Self.error))
             })
         case .display(let mode):
@@ -218,6 +218,7 @@ extension ControlService {
     static func error(_ error: DaemonCommandError) -> ControlError {
         switch error {
         case .unknownScene: ControlError(.unknownScene, error.description)
+        case .unknownPattern: ControlError(.unknownPattern, error.description)
         case .noFrameYet, .displayGone: ControlError(.noFrame, error.description)
         case .notSupported: ControlError(.notSupported, error.description)
         case .configInvalid: ControlError(.configInvalid, error.description)
@@ -329,6 +330,7 @@ extension ControlService {
             "hold_remaining": .double(round2(report.holdRemaining)),
             "head": ["x": .double(round2(report.headX)), "y": .double(round2(report.headY))],
             "touching": .bool(report.touching), "needs_resume": .bool(report.needsResume),
+            "pattern": .string(report.pattern), "phase": report.phase.map { .string($0) } ?? .null,
         ]
         if let points = report.points {
             fields["points"] = .array(points.map { .array($0.map { .double(round2($0)) }) })

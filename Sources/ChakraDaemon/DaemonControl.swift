@@ -34,8 +34,9 @@ public enum DaemonCommand: Sendable {
     /// A touch, as if from a touchscreen (`touch`: tools, tests), answered
     /// once the scene has it.
     case touch(TouchContactEvent, reply: Reply<Void>)
-    /// The spiral exercise: start, cancel, or where its path lies.
-    case spiral(SpiralAction, reply: Reply<SpiralReport>)
+    /// The spiral exercise: start (with a breathing pattern for that one
+    /// exercise, or the configured one), cancel, or where its path lies.
+    case spiral(SpiralAction, pattern: String? = nil, reply: Reply<SpiralReport>)
     /// `display off|on|auto`: the screen by hand, or the schedule again;
     /// answered once applied (the status shows the result).
     case display(DisplayPowerMode, reply: Reply<Void>)
@@ -56,6 +57,10 @@ public struct SpiralReport: Sendable, Equatable {
     public var touching: Bool
     /// Waiting for the finger to come back to the light.
     public var needsResume: Bool
+    /// The breathing pattern's name (the exercise's, or the next one's in Idle).
+    public var pattern: String
+    /// During Hold, the pattern's phase: in, hold-in, out or hold-out.
+    public var phase: String?
     /// The path (only for `spiral path`).
     public var points: [[Double]]?
 }
@@ -90,6 +95,8 @@ public enum SettingChange: Sendable, Equatable {
 
 public enum DaemonCommandError: Error, Equatable, CustomStringConvertible {
     case unknownScene(String)
+    /// `spiral start --pattern` with a pattern that cannot be used.
+    case unknownPattern(PatternChoiceError)
     case noFrameYet
     /// The display is unplugged (or off): nothing is on screen to show.
     case displayGone
@@ -102,6 +109,7 @@ public enum DaemonCommandError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownScene(let name): "no scene named '\(name)'; scenes: \(DaemonScenes.names.joined(separator: ", "))"
+        case .unknownPattern(let error): error.description
         case .noFrameYet: "no frame has been shown yet"
         case .displayGone: "nothing is on screen: the display is disconnected (snapshots come back with it)"
         case .notSupported(let why), .configInvalid(let why): why

@@ -114,8 +114,13 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
             fontProblem = error
             font = try Font(path: Font.defaultPath)
         }
+        // Every pattern an exercise may be started with: its texts and its
+        // longest countdown are made now, never while frames are drawn.
+        let patterns = spiral.availablePatterns + [session.configuredPattern]
+        let longestHold = patterns.map { $0.holdSeconds(near: spiral.holdDuration) }.max() ?? spiral.holdDuration
         texts = SpiralTexts(font: font, catalog: StringCatalog(directory: catalogDirectory, language: text.language),
-                            layout: layout, maxSeconds: Int(spiral.holdDuration.rounded(.up)))
+                            layout: layout, maxSeconds: Int(longestHold.rounded(.up)),
+                            phaseTexts: patterns.flatMap { $0.phases.compactMap(\.text) })
 
         var random = SeededRandom(seed: P.Celebration.seed)
         burst = (0..<P.Celebration.particles).map { index in
@@ -132,7 +137,7 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
         pool = WorkerPool(threads: threads)
         // Overlays are clipped to the screen but for texts, which a long
         // word may make wider than it.
-        let widest = texts.images.values.reduce(max(width, texts.counterWidth)) { max($0, $1.width) }
+        let widest = texts.allImages.reduce(max(width, texts.counterWidth)) { max($0, $1.width) }
         compositor = FrameCompositor(maxWidth: width, maxGridWidth: widest + 4, threads: pool.threadCount, maxOverlays: Slot.allCases.count)
     }
 
@@ -226,7 +231,7 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
         painter.barY0 = Float(layout.bar.y - h / 2)
         painter.barWidth = Float(w)
         painter.barHeight = Float(h)
-        let fraction = session.holdElapsed(at: t) / max(config.holdDuration, 1e-9)
+        let fraction = session.holdElapsed(at: t) / max(session.holdDuration, 1e-9)
         let fillX = layout.bar.x - w / 2 + w * fraction
         painter.barFill = Float(fillX)
         // The shimmer runs while the hold counts (not under reduce motion or low power).
@@ -261,24 +266,22 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
 
     private func prepareTexts(time t: Double) {
         let state = session.state
-        var guidance: TextKey?
-        var hint: TextKey?
+        var guidance: TextImage?
+        var hint: TextImage?
         switch state {
-        case .idle: guidance = .touchToBegin
+        case .idle: guidance = texts.image(.touchToBegin)
         case .inhale:
-            guidance = .traceToInhale
-            if session.needsResume { hint = .resume }
+            guidance = texts.image(.traceToInhale)
+            if session.needsResume { hint = texts.image(.resume) }
         case .hold:
-            switch session.holdPhase(elapsed: session.holdElapsed(at: t)).phase {
-            case .breatheIn: guidance = .breatheIn
-            case .holdBreath: guidance = .holdBreath
-            case .breatheOut: guidance = .breatheOut
-            }
-            hint = session.needsResume ? .resumeHold : .holdFinger
+            // The phase's own text if the pattern gives one, else the catalog's for its kind.
+            let moment = session.holdPhase(elapsed: session.holdElapsed(at: t))
+            guidance = texts.image(for: session.pattern.phases[moment.index])
+            hint = texts.image(session.needsResume ? .resumeHold : .holdFinger)
         case .exhale:
-            guidance = .traceToExhale
-            if session.needsResume { hint = .resume }
-        case .completed: guidance = .wellDone
+            guidance = texts.image(.traceToExhale)
+            if session.needsResume { hint = texts.image(.resume) }
+        case .completed: guidance = texts.image(.wellDone)
         }
         let fade = settings.reduceMotion ? 1 : Float(min(max((t - session.stateEnteredAt) / P.Text.fadeIn, 0), 1))
         place(guidance, slot: .guidance, opacity: fade, anchor: .above)
@@ -295,9 +298,8 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
 
     private enum Anchor { case above, below }
 
-    private func place(_ key: TextKey?, slot: Slot, opacity: Float, anchor: Anchor) {
-        guard let key else { opacities[slot.rawValue] = 0; return }
-        let image = texts.image(key)
+    private func place(_ image: TextImage?, slot: Slot, opacity: Float, anchor: Anchor) {
+        guard let image else { opacities[slot.rawValue] = 0; return }
         var centre = anchor == .above ? layout.guidance : layout.hint
         if layout.mode == .side {
             // Side columns: the guidance ends above the middle, the hint starts below it.

@@ -23,7 +23,7 @@ public enum SpiralScript {
         t = trace(session, to: min(inhaleTarget, inhaleEnd), from: t)
         if state == .inhale { return finish(session, lifted: lifted, at: t) }
         // Hold: the finger rests on the head while time passes.
-        let hold = state == .hold ? min(holdElapsed, session.config.holdDuration - step) : session.config.holdDuration
+        let hold = state == .hold ? min(holdElapsed, session.holdDuration - step) : session.holdDuration
         t += hold
         session.touchMoved(to: session.headPosition, time: t)
         if state == .hold { return finish(session, lifted: lifted, at: t) }

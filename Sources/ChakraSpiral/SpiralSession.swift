@@ -23,14 +23,17 @@ public enum SpiralEvent: Sendable, Equatable {
     case celebrationEnded(time: Double)
 }
 
-/// The three phases of a hold cycle and their guidance texts.
-public enum HoldPhase: String, Sendable, CaseIterable {
-    /// "Breathe in slowly": the orb grows 1 → 3; heartbeat haptics.
-    case breatheIn
-    /// "Hold your breath": the orb stays at 3.
-    case holdBreath
-    /// "Breathe out slowly": the orb shrinks 3 → 1.
-    case breatheOut
+/// Where the hold's breathing is: which phase of the session's pattern
+/// (its index in `pattern.phases` and its kind) and how far through it.
+public struct HoldMoment: Sendable, Equatable {
+    public var index: Int
+    public var kind: BreathPhase.Kind
+    /// 0 at the phase's start, 1 at its end.
+    public var fraction: Double
+
+    public init(index: Int, kind: BreathPhase.Kind, fraction: Double) {
+        (self.index, self.kind, self.fraction) = (index, kind, fraction)
+    }
 }
 
 /// The spiral-breathing exercise as a state machine fed by plain calls
@@ -47,12 +50,18 @@ public enum HoldPhase: String, Sendable, CaseIterable {
 ///   `proximity` of the head (by sliding back, or lifting and touching
 ///   there). Inhale ends when the finger reaches `inhaleFraction` of the
 ///   length, Exhale at the end (within half a line width).
-/// - Hold: `holdDuration` counts down only while a finger rests within
-///   `proximity` of the head; lifting (or straying) pauses it, touching
-///   again resumes it. Its cycles (up / pause / down) drive the guidance
-///   texts, the orb's pulse and the heartbeat cues.
+/// - Hold: `holdDuration` (the configured one in whole cycles of the
+///   pattern) counts down only while a finger rests within `proximity` of
+///   the head; lifting (or straying) pauses it, touching again resumes it.
+///   The cycles of the breathing pattern (in, hold-in, out, hold-out) drive
+///   the guidance texts, the orb's pulse and the heartbeat cues.
 /// - Completed: the celebration; after `completionDelay`, Idle (see
 ///   `returnsToIdle`).
+/// - An exercise (Idle → Inhale until Completed) left with no finger on
+///   the head for `abandonAfter` seconds goes back to Idle by itself.
+///
+/// Each exercise is summed up for session records when it ends
+/// (`takeFinishedExercise()`).
 ///
 /// Times are seconds on one clock the caller chooses (the daemon uses scene
 /// time, the clock `Scene.render(time:)` gets); calls must come in time
@@ -64,6 +73,15 @@ public enum HoldPhase: String, Sendable, CaseIterable {
 /// thread-safe: feed it and render from one thread.
 public final class SpiralSession: @unchecked Sendable {
     public let config: ChakraConfig.Spiral
+    /// The pattern the configuration chooses (`spiral.pattern`): every
+    /// exercise's, unless `start(time:pattern:)` picks another for one.
+    public let configuredPattern: BreathingPattern
+    /// The breathing pattern of the exercise under way, or of the next one
+    /// while in Idle.
+    public private(set) var pattern: BreathingPattern
+    /// How long this exercise's Hold lasts: `config.holdDuration` in whole
+    /// cycles of `pattern`.
+    public private(set) var holdDuration: Double
     public private(set) var geometry: SpiralGeometry
     /// After the celebration: true goes back to Idle by itself; false stays
     /// in Completed (the daemon switches scenes on `celebrationEnded`).
@@ -86,13 +104,33 @@ public final class SpiralSession: @unchecked Sendable {
     private var holdingSince: Double?
     private var lastTickLength = 0.0
     private var celebrationOver = false
+    /// Where each phase of `pattern` ends within a cycle, in seconds.
+    private var phaseEnds: [Double] = []
+    /// Since when no finger has been on the head, during an exercise.
+    private var offHeadSince: Double?
+    private var ledger = ExerciseLedger()
+    /// Exercises ended and not yet taken, oldest first.
+    private var finished: [SpiralExerciseSummary] = []
 
+    /// Ended exercises kept for `takeFinishedExercise()`: one is the most
+    /// that ends between two turns of the daemon's loop; a few more keep
+    /// a caller that takes them late from losing any, and the bound keeps
+    /// one that never takes them from growing without end.
+    public static let finishedCapacity = 8
+
+    /// A session using the configuration's pattern (`spiral.pattern`).
     public init(config: ChakraConfig.Spiral, geometry: SpiralGeometry, time: Double = 0) {
         self.config = config
         self.geometry = geometry
+        configuredPattern = config.selectedPattern
+        pattern = configuredPattern
+        holdDuration = configuredPattern.holdSeconds(near: config.holdDuration)
         stateEnteredAt = time
         lastTime = time
         events.reserveCapacity(256)
+        finished.reserveCapacity(Self.finishedCapacity)
+        phaseEnds.reserveCapacity(BreathPhase.Kind.allCases.count)
+        use(configuredPattern)
     }
 
     /// A session for a screen: the configured spiral where `SpiralLayout` puts it.
@@ -154,36 +192,44 @@ public final class SpiralSession: @unchecked Sendable {
         switch state {
         case .hold:
             let running = holdingSince.map { max(0, time - $0) } ?? 0
-            return min(holdElapsedBase + running, config.holdDuration)
-        case .exhale, .completed: return config.holdDuration
+            return min(holdElapsedBase + running, holdDuration)
+        case .exhale, .completed: return holdDuration
         case .idle, .inhale: return 0
         }
     }
 
     /// Seconds of hold still to go at `time`.
-    public func holdRemaining(at time: Double) -> Double { config.holdDuration - holdElapsed(at: time) }
+    public func holdRemaining(at time: Double) -> Double { holdDuration - holdElapsed(at: time) }
 
-    /// Where the hold cycle is after `elapsed` seconds of hold: the phase,
-    /// and how far through that phase (0...1).
-    public func holdPhase(elapsed: Double) -> (phase: HoldPhase, fraction: Double) {
-        let up = config.holdCycleUpDuration, pause = config.holdCyclePauseDuration, down = config.holdCycleDownDuration
-        let cycle = config.holdCycleDuration
-        let t = cycle > 0 ? elapsed.truncatingRemainder(dividingBy: cycle) : 0
-        if t < up { return (.breatheIn, up > 0 ? t / up : 1) }
-        if t < up + pause { return (.holdBreath, pause > 0 ? (t - up) / pause : 1) }
-        return (.breatheOut, down > 0 ? min((t - up - pause) / down, 1) : 1)
+    /// Where the breathing pattern is after `elapsed` seconds of hold: the
+    /// phase, and how far through it. Cycles repeat from 0; a phase ends
+    /// where the next begins (box at 4 s: hold-in, fraction 0).
+    public func holdPhase(elapsed: Double) -> HoldMoment {
+        guard let cycle = phaseEnds.last, cycle > 0 else { return HoldMoment(index: 0, kind: .in, fraction: 0) }
+        let t = max(elapsed, 0).truncatingRemainder(dividingBy: cycle)
+        var start = 0.0
+        for index in phaseEnds.indices {
+            let end = phaseEnds[index]
+            if t < end || index == phaseEnds.count - 1 {
+                return HoldMoment(index: index, kind: pattern.phases[index].kind, fraction: min(max((t - start) / (end - start), 0), 1))
+            }
+            start = end
+        }
+        return HoldMoment(index: 0, kind: .in, fraction: 0)
     }
 
     /// The orb's pulse after `elapsed` seconds of hold: scale 1 → 3 over
-    /// the up phase, 3 through the pause, 3 → 1 over the down phase, each
-    /// leg eased in and out (docs/spiral-params.json).
+    /// `in`, 3 through `hold-in`, 3 → 1 over `out`, 1 through `hold-out`,
+    /// each leg eased in and out (docs/spiral-params.json).
     public func holdPulse(elapsed: Double) -> Double {
-        let (phase, fraction) = holdPhase(elapsed: elapsed)
-        let eased = TimingFunction.easeInOut.value(at: fraction)
-        switch phase {
-        case .breatheIn: return 1 + (SpiralSession.pulseMaximum - 1) * eased
-        case .holdBreath: return SpiralSession.pulseMaximum
-        case .breatheOut: return SpiralSession.pulseMaximum - (SpiralSession.pulseMaximum - 1) * eased
+        let moment = holdPhase(elapsed: elapsed)
+        let eased = TimingFunction.easeInOut.value(at: moment.fraction)
+        let peak = SpiralSession.pulseMaximum
+        switch moment.kind {
+        case .in: return 1 + (peak - 1) * eased
+        case .holdIn: return peak
+        case .out: return peak - (peak - 1) * eased
+        case .holdOut: return 1
         }
     }
 
@@ -191,14 +237,31 @@ public final class SpiralSession: @unchecked Sendable {
     public static let pulseMaximum = 3.0
 
     /// The next time `advance(to:)` will change something by itself (the
-    /// hold ending, the celebration ending), for a caller that otherwise
-    /// sleeps; nil when only a touch can.
+    /// hold ending, the celebration ending, an exercise given up), for a
+    /// caller that otherwise sleeps; nil when only a touch can.
     public var nextDeadline: Double? {
         switch state {
-        case .hold: holdingSince.map { $0 + config.holdDuration - holdElapsedBase }
+        case .hold: holdingSince.map { $0 + holdDuration - holdElapsedBase } ?? abandonDeadline
         case .completed: celebrationOver ? nil : stateEnteredAt + config.completionDelay
-        case .idle, .inhale, .exhale: nil
+        case .inhale, .exhale: abandonDeadline
+        case .idle: nil
         }
+    }
+
+    /// When an exercise with no finger on the head is given up (Inhale,
+    /// Hold, Exhale; nil while a finger is on it or with `abandonAfter` 0).
+    public var abandonDeadline: Double? {
+        guard config.abandonAfter > 0, ledger.isRunning, !isOnHead, let since = offHeadSince else { return nil }
+        return since + config.abandonAfter
+    }
+
+    /// An exercise is under way: Inhale, Hold or Exhale since the first touch.
+    public var isExerciseRunning: Bool { ledger.isRunning }
+
+    /// The oldest exercise that has ended and not been taken yet (at most
+    /// `finishedCapacity` are kept; past that the oldest is dropped).
+    public func takeFinishedExercise() -> SpiralExerciseSummary? {
+        finished.isEmpty ? nil : finished.removeFirst()
     }
 
     /// The events so far, oldest first, and forgets them.
@@ -232,24 +295,23 @@ public final class SpiralSession: @unchecked Sendable {
     }
 
     /// Runs the clock to `time`: the hold's countdown, heartbeat cues, the
-    /// hold's end, the celebration's end.
+    /// hold's end, the celebration's end, an exercise given up.
     public func advance(to time: Double) {
         let t = max(time, lastTime)
         switch state {
-        case .hold:
-            if let since = holdingSince {
-                let e0 = holdElapsedBase + (lastTime - since)
-                let end = since + config.holdDuration - holdElapsedBase
-                emitBeats(from: e0, to: min(holdElapsedBase + (t - since), config.holdDuration), since: since)
-                if t >= end {
-                    holdElapsedBase = config.holdDuration
-                    holdingSince = nil
-                    lastTime = end
-                    enter(.exhale, at: end)
-                    fingerLength = inhaleLength
-                    lastTickLength = fingerLength
-                    if isOnHead { geometry.track(fromLength: fingerLength) }
-                }
+        case .hold where holdingSince != nil:
+            let since = holdingSince!
+            let e0 = holdElapsedBase + (lastTime - since)
+            let end = since + holdDuration - holdElapsedBase
+            emitBeats(from: e0, to: min(holdElapsedBase + (t - since), holdDuration), since: since)
+            if t >= end {
+                holdElapsedBase = holdDuration
+                holdingSince = nil
+                lastTime = end
+                enter(.exhale, at: end)
+                fingerLength = inhaleLength
+                lastTickLength = fingerLength
+                if isOnHead { geometry.track(fromLength: fingerLength) }
             }
         case .completed:
             let end = stateEnteredAt + config.completionDelay
@@ -258,21 +320,44 @@ public final class SpiralSession: @unchecked Sendable {
                 events.append(.celebrationEnded(time: end))
                 if returnsToIdle { enter(.idle, at: end) }
             }
-        case .idle, .inhale, .exhale:
+        case .inhale, .hold, .exhale:
+            if let deadline = abandonDeadline, t >= deadline {
+                lastTime = deadline
+                endExercise(.timedOut, at: deadline)
+                enter(.idle, at: deadline)
+            }
+        case .idle:
             break
         }
         lastTime = t
     }
 
-    /// Back to Idle from any state (`chakractl spiral cancel`).
-    public func cancel(time: Double) {
-        advance(to: time)
-        if state != .idle { enter(.idle, at: lastTime) }
+    /// Back to Idle from any state (`chakractl spiral cancel`), with the
+    /// configured pattern again.
+    public func cancel(time: Double) { abandon(.cancelled, time: time) }
+
+    /// A fresh exercise in Idle (`chakractl spiral start`): as cancel, with
+    /// the finger's contact kept; `pattern` (one of
+    /// `config.availablePatterns`, so that the scene has its texts) for
+    /// this one exercise, the configured one again once it ends.
+    public func start(time: Double, pattern chosen: BreathingPattern? = nil) {
+        abandon(.restarted, time: time)
+        if let chosen { use(chosen) }
     }
 
-    /// A fresh exercise in Idle (`chakractl spiral start`): the same as
-    /// cancel, with the finger's contact kept.
-    public func start(time: Double) { cancel(time: time) }
+    /// The exercise cannot go on (the scene goes away, the screen goes
+    /// off): it ends as interrupted and the session goes back to Idle.
+    public func finishExercise(time: Double) { abandon(.interrupted, time: time) }
+
+    private func abandon(_ ending: SpiralExerciseSummary.Ending, time: Double) {
+        advance(to: time)
+        endExercise(ending, at: lastTime)
+        if state != .idle {
+            enter(.idle, at: lastTime)
+        } else {
+            use(configuredPattern)
+        }
+    }
 
     // MARK: - Mechanics
 
@@ -286,24 +371,24 @@ public final class SpiralSession: @unchecked Sendable {
         case .idle:
             if distance(point, geometry.point(atLength: 0)) <= proximity {
                 enter(.inhale, at: time)
-                isOnHead = true
+                setOnHead(true, at: time)
                 geometry.track(fromLength: 0)
                 trace(point, time: time)
             }
         case .inhale, .exhale:
             if distance(point, headPosition) <= proximity {
                 if !isOnHead {
-                    isOnHead = true
+                    setOnHead(true, at: time)
                     geometry.track(fromLength: fingerLength)
                 }
                 trace(point, time: time)
             } else {
-                isOnHead = false
+                setOnHead(false, at: time)
             }
         case .hold:
             if distance(point, headPosition) <= proximity {
                 if holdingSince == nil { holdingSince = time }
-                isOnHead = true
+                setOnHead(true, at: time)
             } else {
                 leaveHead(time: time)
             }
@@ -314,10 +399,26 @@ public final class SpiralSession: @unchecked Sendable {
 
     /// The finger is off the head: tracing stops; the hold's count pauses.
     private func leaveHead(time: Double) {
-        isOnHead = false
+        setOnHead(false, at: time)
         if state == .hold, let since = holdingSince {
-            holdElapsedBase = min(holdElapsedBase + (time - since), config.holdDuration)
+            holdElapsedBase = min(holdElapsedBase + (time - since), holdDuration)
             holdingSince = nil
+        }
+    }
+
+    /// The one place the finger comes onto and leaves the head: the
+    /// exercise's figures and the abandonment clock follow it. `lifted`:
+    /// the finger went (lifted or strayed), rather than the exercise
+    /// moving on without it.
+    private func setOnHead(_ on: Bool, at time: Double, lifted: Bool = true) {
+        guard on != isOnHead else { return }
+        isOnHead = on
+        if on {
+            offHeadSince = nil
+            ledger.fingerOnHead(at: time)
+        } else {
+            offHeadSince = time
+            ledger.fingerOffHead(at: time, lifted: lifted)
         }
     }
 
@@ -348,39 +449,66 @@ public final class SpiralSession: @unchecked Sendable {
 
     private func enter(_ next: SpiralState, at time: Double) {
         events.append(.stateChanged(from: state, to: next, time: time))
+        // Summed up while the figures still stand (the hold counted, the
+        // finger on the head).
+        if next == .completed { endExercise(.completed, at: time) }
         state = next
         stateEnteredAt = time
         switch next {
         case .idle:
             fingerLength = 0
             lastTickLength = 0
-            isOnHead = false
+            setOnHead(false, at: time, lifted: false)
             geometry.resetTracking()
             holdElapsedBase = 0
             holdingSince = nil
+            use(configuredPattern)
         case .inhale:
             fingerLength = 0
             lastTickLength = 0
+            ledger.begin(at: time, pattern: pattern.name)
         case .hold:
             holdElapsedBase = 0
             holdingSince = nil
+            ledger.entered(.hold, at: time)
         case .exhale:
-            break
+            ledger.entered(.exhale, at: time)
         case .completed:
             celebrationOver = false
-            isOnHead = false
+            setOnHead(false, at: time, lifted: false)
+        }
+    }
+
+    /// Ends the exercise under way, if one is, and keeps its summary.
+    private func endExercise(_ ending: SpiralExerciseSummary.Ending, at time: Double) {
+        guard let summary = ledger.finish(ending, at: time, holdTouched: holdElapsed(at: time)) else { return }
+        if finished.count == Self.finishedCapacity { finished.removeFirst() }
+        finished.append(summary)
+    }
+
+    /// `pattern` for the next exercise (only ever in Idle: an exercise
+    /// keeps its pattern to the end).
+    private func use(_ next: BreathingPattern) {
+        pattern = next
+        holdDuration = next.holdSeconds(near: config.holdDuration)
+        phaseEnds.removeAll(keepingCapacity: true)
+        var end = 0.0
+        for phase in next.phases {
+            end += phase.seconds
+            phaseEnds.append(end)
         }
     }
 
     /// Heartbeat cues for hold time [e0, e1): every `hapticBeatInterval`
-    /// from the start of each cycle's up phase, while it lasts.
+    /// from the start of each cycle's `in` phase (a pattern's first), while
+    /// it lasts.
     private func emitBeats(from e0: Double, to e1: Double, since: Double) {
-        let cycle = config.holdCycleDuration, interval = config.hapticBeatInterval, up = config.holdCycleUpDuration
+        let cycle = phaseEnds.last ?? 0, interval = config.hapticBeatInterval, inhale = phaseEnds.first ?? 0
         guard cycle > 0, interval > 0, e1 > e0 else { return }
         var cycleStart = (e0 / cycle).rounded(.down) * cycle
         while cycleStart < e1 {
             var m = max(0, ((e0 - cycleStart) / interval - 1e-9).rounded(.up))
-            while m * interval < up - 1e-9 {
+            while m * interval < inhale - 1e-9 {
                 let beat = cycleStart + m * interval
                 if beat >= e1 { break }
                 if beat >= e0 { events.append(.haptic(.beat, time: since + (beat - holdElapsedBase))) }

@@ -3,8 +3,10 @@ import ChakraRaster
 import ChakraText
 
 /// The exercise's texts, drawn once per string and size when the scene is
-/// made (`TextImage`), and the hold countdown, redrawn into its own surface
-/// only when its number changes, from cached glyphs (no allocation).
+/// made (`TextImage`): the catalog's, and the literal texts of the
+/// breathing patterns' phases (each distinct string once); and the hold
+/// countdown, redrawn into its own surface only when its number changes,
+/// from cached glyphs (no allocation).
 ///
 /// Ownership: owned by the scene; owns the font, the images and the
 /// counter's surface.
@@ -15,6 +17,8 @@ final class SpiralTexts: @unchecked Sendable {
     let font: Font
     let catalog: StringCatalog
     private(set) var images: [TextKey: TextImage] = [:]
+    /// The patterns' own phase texts, by string.
+    private(set) var phaseImages: [String: TextImage] = [:]
     let counter: Surface
     let counterWidth: Int
     let counterGlyphs: GlyphSet
@@ -25,20 +29,33 @@ final class SpiralTexts: @unchecked Sendable {
 
     static let roles: [TextKey: Role] = [
         .touchToBegin: .guidance, .traceToInhale: .guidance, .breatheIn: .guidance, .holdBreath: .guidance,
-        .breatheOut: .guidance, .traceToExhale: .guidance, .wellDone: .guidance,
+        .breatheOut: .guidance, .holdEmpty: .guidance, .traceToExhale: .guidance, .wellDone: .guidance,
         .holdFinger: .hint, .resume: .hint, .resumeHold: .hint,
     ]
 
-    init(font: Font, catalog: StringCatalog, layout: SpiralLayout, maxSeconds: Int) {
+    /// The catalog's text for each kind of breathing phase.
+    static func key(for kind: BreathPhase.Kind) -> TextKey {
+        switch kind {
+        case .in: .breatheIn
+        case .holdIn: .holdBreath
+        case .out: .breatheOut
+        case .holdOut: .holdEmpty
+        }
+    }
+
+    /// `phaseTexts`: the literal texts the breathing patterns give their
+    /// phases (repeats are drawn once).
+    init(font: Font, catalog: StringCatalog, layout: SpiralLayout, maxSeconds: Int, phaseTexts: [String] = []) {
         self.font = font
         self.catalog = catalog
         let s = layout.scale
-        for (key, role) in Self.roles {
-            let size = (role == .guidance ? T.guidanceSize : T.hintSize) * s
-            let glyphs = font.glyphs(size: size)
-            let lines = TextLayout.wrap(catalog.string(key), glyphs: glyphs, maxWidth: layout.textMaxWidth)
-            images[key] = TextImage(lines: lines, glyphs: glyphs, color: opaque(role == .guidance ? T.color : T.hintColor), lineHeight: T.lineHeight)
+        func draw(_ text: String, role: Role) -> TextImage {
+            let glyphs = font.glyphs(size: (role == .guidance ? T.guidanceSize : T.hintSize) * s)
+            let lines = TextLayout.wrap(text, glyphs: glyphs, maxWidth: layout.textMaxWidth)
+            return TextImage(lines: lines, glyphs: glyphs, color: opaque(role == .guidance ? T.color : T.hintColor), lineHeight: T.lineHeight)
         }
+        for (key, role) in Self.roles { images[key] = draw(catalog.string(key), role: role) }
+        for text in phaseTexts where phaseImages[text] == nil { phaseImages[text] = draw(text, role: .guidance) }
         counterGlyphs = font.glyphs(size: T.counterSize * s)
         counterColor = opaque(T.color)
         let format = catalog.string(.seconds)
@@ -59,6 +76,16 @@ final class SpiralTexts: @unchecked Sendable {
     }
 
     func image(_ key: TextKey) -> TextImage { images[key]! }
+
+    /// The guidance for a breathing phase: its own text, if it has one
+    /// drawn, else the catalog's for its kind.
+    func image(for phase: BreathPhase) -> TextImage {
+        if let text = phase.text, let image = phaseImages[text] { return image }
+        return image(Self.key(for: phase.kind))
+    }
+
+    /// Every text image, for sizing the compositor.
+    var allImages: [TextImage] { Array(images.values) + Array(phaseImages.values) }
 
     /// Draws the countdown's number centred at `centre` (redrawn only when
     /// the number changes; moved otherwise).

@@ -13,10 +13,12 @@ public enum TextKey: String, CaseIterable, Sendable {
     case traceToInhale = "trace_to_inhale"
     /// Hold: the finger rests on the orb while the countdown runs.
     case holdFinger = "hold_finger"
-    /// The three phases of each hold cycle (docs/spiral.md).
+    /// The phases of the hold's breathing pattern (docs/spiral.md), one
+    /// per kind: in, hold-in, out, hold-out.
     case breatheIn = "breathe_in"
     case holdBreath = "hold_breath"
     case breatheOut = "breathe_out"
+    case holdEmpty = "hold_empty"
     /// Exhale: trace the rest of the spiral.
     case traceToExhale = "trace_to_exhale"
     /// Inhale or Exhale after the finger lifted or strayed off the head.
@@ -51,6 +53,7 @@ public final class StringCatalog: @unchecked Sendable {
         .breatheIn: "Breathe in slowly",
         .holdBreath: "Hold your breath",
         .breatheOut: "Breathe out slowly",
+        .holdEmpty: "Pause before breathing in",
         .traceToExhale: "Follow the spiral as you breathe out",
         .resume: "Touch the light to continue",
         .resumeHold: "Touch and hold the light to continue",

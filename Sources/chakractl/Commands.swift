@@ -299,19 +299,30 @@ struct Spiral: ClientCommand {
     static let spec = CommandSpec(
         name: "spiral",
         abstract: "Start or cancel the spiral-breathing exercise, or print its path.",
-        discussion: "start shows the exercise (from an ambient scene, which it returns to at the end); cancel goes back; "
+        discussion: "start shows the exercise (from an ambient scene, which it returns to at the end), with --pattern "
+            + "breathing as that pattern for this one exercise (the configured spiral.pattern again once it ends); cancel goes back; "
             + "path prints the path's points in screen pixels, one \"x y\" per line (--json: the whole reply).",
-        arguments: [.positional("action", help: "start, cancel or path.", choices: SpiralAction.allCases.map(\.rawValue))]
+        arguments: [
+            .positional("action", help: "start, cancel or path.", choices: SpiralAction.allCases.map(\.rawValue)),
+            .option("pattern", value: "name", help: "start: the breathing pattern of this exercise: a preset (6-4-8, box, 4-7-8, "
+                + "coherent) or one of chakra.toml's [spiral.patterns]."),
+        ]
     )
 
     let action: SpiralAction
+    let pattern: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let action = SpiralAction(rawValue: arguments.positional("action")) else { throw UsageError("unknown spiral action") }
         self.action = action
+        pattern = arguments.value("pattern")
+        if let pattern {
+            guard action == .start else { throw UsageError("--pattern goes with start only") }
+            if pattern.isEmpty { throw UsageError("the pattern name is empty") }
+        }
     }
 
-    func request() -> ControlCommand { .spiral(action) }
+    func request() -> ControlCommand { .spiral(action, pattern: pattern) }
 
     func human(_ result: JSONValue) -> String {
         if action == .path, case .array(let points)? = result["points"] {
@@ -320,7 +331,7 @@ struct Spiral: ClientCommand {
                 return "\(plain(xy[0])) \(plain(xy[1]))"
             }.joined(separator: "\n")
         }
-        return "spiral \(plain(result["state"] ?? .null)), progress \(plain(result["progress"] ?? .null))"
+        return "spiral \(plain(result["state"] ?? .null)), progress \(plain(result["progress"] ?? .null)), pattern \(plain(result["pattern"] ?? .null))"
     }
 }
 

@@ -33,7 +33,8 @@ struct ConfigParserTests {
         #expect(c.input.calibration == [1, 0, 0, 0, 1, 0] && c.input.grab && c.input.rotation == nil)
         #expect(c.scene.defaultScene == "heart" && c.scene.transition == .crossfade && c.scene.transitionDuration == 0.5)
         #expect(c.lowPower.fps == 20 && !c.lowPower.enabled && c.lowPower.dimLevel == 30)
-        #expect(c.spiral.holdDuration == 72 && c.spiral.holdCycleDuration == 18)
+        #expect(c.spiral.holdDuration == 72 && c.spiral.pattern == "6-4-8" && c.spiral.selectedPattern.cycleSeconds == 18)
+        #expect(c.spiral.customPatterns.isEmpty && c.spiral.maxBreathHold == 10 && c.spiral.abandonAfter == 120)
         #expect(c.text.font == "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf" && c.text.language == "en")
         #expect(c.control.socket == "/run/chakra/control.sock" && c.control.mode == 0o660 && c.control.maxClients == 256 && c.control.maxLine == 16384)
         #expect(c.control.idleTimeout == 60)
@@ -48,7 +49,7 @@ struct ConfigParserTests {
         for key in ConfigKeys.all {
             #expect(loaded.lines.lines[key.path] != nil, "\(key.path) is not in etc/chakra/chakra.toml")
         }
-        #expect(ConfigKeys.all.count == 54)
+        #expect(ConfigKeys.all.count == 55)
     }
 
     @Test func everyKeyIsRead() throws {
@@ -91,14 +92,16 @@ struct ConfigParserTests {
             spacing = 30
             rotations = 3.5
             hold_duration = 36
-            hold_cycle_up_duration = 4
-            hold_cycle_pause_duration = 2
-            hold_cycle_down_duration = 6
+            pattern = "calm"
+            max_breath_hold = 12
             haptic_feedback_distance = 8
             haptic_beat_interval = 0.5
             inhale_fraction = 0.4
             proximity = 60
             completion_delay = 5
+            abandon_after = 30
+            [spiral.patterns.calm]
+            phases = [{ kind = "in", seconds = 4 }, { kind = "hold-in", seconds = 12 }, { kind = "out", seconds = 6 }]
             [text]
             font = "/usr/share/fonts/other.ttf"
             language = "pt-BR"
@@ -139,7 +142,8 @@ struct ConfigParserTests {
         let s = c.spiral
         #expect(s.headSize == 30 && s.lineWidth == 10 && s.colorDistanceOffset == 25 && s.startRadius == 15)
         #expect(s.spacing == 30 && s.rotations == 3.5 && s.holdDuration == 36)
-        #expect(s.holdCycleUpDuration == 4 && s.holdCyclePauseDuration == 2 && s.holdCycleDownDuration == 6 && s.holdCycleDuration == 12)
+        #expect(s.pattern == "calm" && s.maxBreathHold == 12 && s.abandonAfter == 30)
+        #expect(s.customPatterns == [BreathingPattern(name: "calm", phases: [BreathPhase(.in, 4), BreathPhase(.holdIn, 12), BreathPhase(.out, 6)])])
         #expect(s.hapticFeedbackDistance == 8 && s.hapticBeatInterval == 0.5)
         #expect(s.inhaleFraction == 0.4 && s.proximity == 60 && s.completionDelay == 5)
         #expect(c.text.font == "/usr/share/fonts/other.ttf" && c.text.language == "pt-BR")
@@ -166,7 +170,8 @@ struct ConfigParserTests {
         c.lowPower.fps = 15
         var text = ""
         var section: String?
-        for (key, value) in c.entries {
+        // [spiral.patterns] is tables, shown by `get` as a line a pattern (as [schedule]).
+        for (key, value) in c.entries where key != "spiral.patterns" {
             let parts = key.split(separator: ".")
             if parts.count == 2, String(parts[0]) != section {
                 section = String(parts[0])
@@ -278,7 +283,7 @@ struct ConfigParserTests {
         #expect(warnings == [
             "1 reduce_motoin unknown key, ignored; did you mean reduce_motion?",
             "3 display.fsp unknown key, ignored; did you mean display.fps?",
-            "7 spiral.hold_cycle_duration ignored: it is computed (hold_cycle_up_duration + hold_cycle_pause_duration + hold_cycle_down_duration)",
+            "7 spiral.hold_cycle_duration ignored: the hold cycle is a breathing pattern now (spiral.pattern); delete the line",
             "8 extras unknown table [extras], ignored",
             "10 display.more unknown table [display.more], ignored",
         ])

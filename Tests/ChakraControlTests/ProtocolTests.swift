@@ -38,6 +38,8 @@ struct ProtocolTests {
         (#"{"cmd": "wake"}"#, ControlRequest(.wake)),
         (#"{"cmd": "spiral", "action": "start"}"#, ControlRequest(.spiral(.start))),
         (#"{"cmd": "spiral", "action": "cancel"}"#, ControlRequest(.spiral(.cancel))),
+        (#"{"cmd": "spiral", "action": "start", "pattern": "box"}"#, ControlRequest(.spiral(.start, pattern: "box"))),
+        (#"{"cmd": "spiral", "action": "start", "pattern": null}"#, ControlRequest(.spiral(.start))),
         (#"{"cmd": "subscribe"}"#, ControlRequest(.subscribe(events: nil))),
         (#"{"cmd": "subscribe", "events": ["scene_changed", "power_changed", "scene_changed"]}"#,
          ControlRequest(.subscribe(events: [.sceneChanged, .powerChanged]))),
@@ -55,6 +57,13 @@ struct ProtocolTests {
         let sent = expected.line
         #expect(sent.hasSuffix("\n") && !sent.dropLast().contains("\n"))
         #expect(try parse(String(sent.dropLast())).get() == expected)
+    }
+
+    @Test("spiral start carries a breathing pattern only when one is given")
+    func spiralPatternOnTheWire() {
+        #expect(ControlRequest(.spiral(.start, pattern: "box")).json == ["cmd": "spiral", "action": "start", "pattern": "box"])
+        #expect(ControlRequest(.spiral(.start)).json == ["cmd": "spiral", "action": "start"])
+        #expect(failure(#"{"cmd": "spiral", "action": "path", "pattern": "box"}"#)?.error.message == "'pattern' goes with the action start only (got 'path')")
     }
 
     @Test func everyCommandIsListedWithItsArguments() {
@@ -98,6 +107,10 @@ struct ProtocolTests {
         ("{\"cmd\": \"set\", \"key\": \"volume\", \"value\": 7}", .badArgument),
         ("{\"cmd\": \"get\", \"key\": \"\"}", .badArgument),
         ("{\"cmd\": \"spiral\", \"action\": \"jump\"}", .badArgument),
+        ("{\"cmd\": \"spiral\", \"action\": \"cancel\", \"pattern\": \"box\"}", .badArgument),
+        ("{\"cmd\": \"spiral\", \"action\": \"start\", \"pattern\": 4}", .badArgument),
+        ("{\"cmd\": \"spiral\", \"action\": \"start\", \"pattern\": \"\"}", .badArgument),
+        ("{\"cmd\": \"spiral\", \"action\": \"start\", \"breath\": \"box\"}", .unknownArgument),
         ("{\"cmd\": \"subscribe\", \"events\": \"scene_changed\"}", .badArgument),
         ("{\"cmd\": \"subscribe\", \"events\": [\"weather\"]}", .badArgument),
         ("{\"cmd\": \"touch\"}", .missingArgument),

@@ -383,13 +383,16 @@ struct DaemonCoreTests {
 @Suite("Daemon core: the spiral exercise on virtual time")
 struct DaemonCoreSpiralTests {
     /// A finger traces the spiral 10 ms a point: Idle → Inhale → Hold (held
-    /// 2 s, with a lift read late that must not give back touched time, and
-    /// a pause while lifted) → Exhale → Completed, then back to the heart.
+    /// 4 s, one cycle of the shortest pattern allowed, with a lift read late
+    /// that must not give back touched time, and a pause while lifted) →
+    /// Exhale → Completed, then back to the heart.
     @Test("a traced exercise in order; hold_remaining never increases")
     func tracedExercise() throws {
         let driver = try CoreDriver(width: 195, height: 422) {
             $0.fps = 10
-            $0.config.spiral.holdDuration = 2
+            $0.config.spiral.customPatterns = [BreathingPattern(name: "quick", phases: [BreathPhase(.in, 2), BreathPhase(.out, 2)])]
+            $0.config.spiral.pattern = "quick"
+            $0.config.spiral.holdDuration = 4
             $0.config.spiral.completionDelay = 0.5
         }
         driver.rendering = false
@@ -469,6 +472,54 @@ struct DaemonCoreSpiralTests {
         #expect(remaining.count > 10)
         for (a, b) in zip(remaining, remaining.dropFirst()) { #expect(b <= a + 1e-9, "hold_remaining rose from \(a) to \(b)") }
         #expect(driver.core.status().touchLatency.samples > 0)
+    }
+}
+
+@Suite("Daemon core: breathing patterns")
+struct DaemonCorePatternTests {
+    @Test("spiral start with a pattern: used for that exercise, reported with the hold's phase; an unknown one is refused and changes nothing")
+    func startWithPattern() throws {
+        let driver = try CoreDriver(width: 195, height: 422) {
+            $0.fps = 10
+            $0.config.spiral.customPatterns = [BreathingPattern(name: "calm", phases: [BreathPhase(.in, 4), BreathPhase(.out, 4)])]
+        }
+        driver.rendering = false
+        driver.run(until: 101)
+        let refused = driver.command { .spiral(.start, pattern: "square", reply: $0) }
+        guard case .failure(let error)? = refused, case .unknownPattern = error else {
+            Issue.record("not refused: \(String(describing: refused))")
+            return
+        }
+        #expect(error.description == "no breathing pattern named 'square'; patterns: 6-4-8, box, 4-7-8, coherent, calm")
+        #expect(ControlService.error(error).code == .unknownPattern)
+        #expect(driver.core.sceneName == "heart")
+
+        let started = try #require(try driver.command { .spiral(.start, pattern: "calm", reply: $0) }?.get())
+        #expect(started.pattern == "calm" && started.phase == nil && started.state == "idle")
+        let points = try #require(try driver.command { .spiral(.path, reply: $0) }?.get().points).map { ($0[0], $0[1]) }
+        var t = 101.0, index = 0
+        func touch(_ phase: TouchPhase) {
+            driver.send(.touch(TouchContactEvent(phase: phase, id: 1, x: points[index].0, y: points[index].1, time: t, deviceX: 0, deviceY: 0, device: 1)), at: t)
+        }
+        touch(.down)
+        while index < points.count - 1, driver.core.status().spiral?.state != "hold" {
+            index += 1
+            t += 0.01
+            driver.run(until: t)
+            touch(.move)
+        }
+        let holding = try #require(driver.core.status().spiral)
+        #expect(holding.state == "hold" && holding.pattern == "calm" && holding.phase == "in")
+        #expect(ControlService.spiralJSON(holding)["phase"] == "in" && ControlService.spiralJSON(holding)["pattern"] == "calm")
+        t += 5
+        driver.run(until: t)
+        touch(.move)
+        #expect(driver.core.status().spiral?.phase == "out")
+        // Cancelled: the configured pattern again, and no phase outside the hold.
+        #expect(succeeded(driver.command { .spiral(.cancel, reply: $0) }))
+        let again = try #require(try driver.command { .spiral(.start, reply: $0) }?.get())
+        #expect(again.pattern == "6-4-8" && again.phase == nil)
+        #expect(ControlService.spiralJSON(again)["phase"] == .null)
     }
 }
 

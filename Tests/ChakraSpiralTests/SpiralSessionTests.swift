@@ -142,16 +142,17 @@ struct SpiralSessionTests {
         #expect(s.isOnHead && s.fingerLength == s.inhaleLength)
     }
 
-    @Test("hold cycles: phases 6/4/8 s, the pulse 1 → 3 → 3 → 1, heartbeats only while breathing in")
+    @Test("hold cycles (the default pattern): phases 6/4/8 s, the pulse 1 → 3 → 3 → 1, heartbeats only while breathing in")
     func holdCycles() {
         let s = makeSession()
-        #expect(s.holdPhase(elapsed: 0).phase == .breatheIn)
-        #expect(s.holdPhase(elapsed: 5.9).phase == .breatheIn)
-        #expect(s.holdPhase(elapsed: 6).phase == .holdBreath)
-        #expect(s.holdPhase(elapsed: 9.9).phase == .holdBreath)
-        #expect(s.holdPhase(elapsed: 10).phase == .breatheOut)
-        #expect(s.holdPhase(elapsed: 17.9).phase == .breatheOut)
-        #expect(s.holdPhase(elapsed: 18).phase == .breatheIn)
+        #expect(s.pattern.name == "6-4-8" && s.holdDuration == 72)
+        #expect(s.holdPhase(elapsed: 0).kind == .in)
+        #expect(s.holdPhase(elapsed: 5.9).kind == .in)
+        #expect(s.holdPhase(elapsed: 6).kind == .holdIn)
+        #expect(s.holdPhase(elapsed: 9.9).kind == .holdIn)
+        #expect(s.holdPhase(elapsed: 10).kind == .out)
+        #expect(s.holdPhase(elapsed: 17.9).kind == .out)
+        #expect(s.holdPhase(elapsed: 18).kind == .in)
         #expect(abs(s.holdPhase(elapsed: 21).fraction - 0.5) < 1e-12)
         #expect(s.holdPulse(elapsed: 0) == 1)
         #expect(abs(s.holdPulse(elapsed: 3) - 2) < 1e-9)          // ease-in-out is symmetric about its middle

@@ -50,6 +50,8 @@ struct ChakractlParsingTests {
         #expect(try request(["spiral", "start"]) == .spiral(.start))
         #expect(try request(["spiral", "cancel"]) == .spiral(.cancel))
         #expect(try request(["spiral", "path"]) == .spiral(.path))
+        #expect(try request(["spiral", "start", "--pattern", "box"]) == .spiral(.start, pattern: "box"))
+        #expect(try request(["spiral", "--pattern=4-7-8", "start"]) == .spiral(.start, pattern: "4-7-8"))
         let events = try #require(try invocation(["events", "scene_changed", "power-changed"]).0 as? Events)
         #expect(events.kinds == [.sceneChanged, .powerChanged])
         #expect(try #require(try invocation(["events"]).0 as? Events).kinds.isEmpty)
@@ -78,7 +80,8 @@ struct ChakractlParsingTests {
         ["bogus"], ["set", "brightness", "101"], ["set", "brightness", "dim"], ["set", "reduce-motion", "maybe"],
         ["set", "volume", "3"], ["set", "language", "en us"], ["switch"], ["switch", "heart", "--duration", "61"],
         ["switch", "heart", "--duration", "soon"], ["switch", "heart", "--transition", "wipe"], ["switch", "heart", "--duration"],
-        ["spiral", "jump"], ["events", "weather"], ["get"], ["snapshot"], ["snapshot", ""], ["status", "--timeout", "0"],
+        ["spiral", "jump"], ["spiral", "cancel", "--pattern", "box"], ["spiral", "start", "--pattern", ""], ["spiral", "start", "--pattern"],
+        ["events", "weather"], ["get"], ["snapshot"], ["snapshot", ""], ["status", "--timeout", "0"],
         ["status", "--timeout", "nan"], ["ping", "extra"], ["ping", "--jsn"], ["ping", "--json=yes"], ["ping", "-x"],
         ["--socket", "", "ping"], ["help", "bogus"], ["--transition", "cut", "switch", "heart"],
     ])

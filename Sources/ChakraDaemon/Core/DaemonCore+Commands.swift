@@ -40,9 +40,9 @@ extension DaemonCore {
         case .touch(let event, let reply):
             handleTouch(event)
             answer = { reply(.success(())) }
-        case .spiral(let command, let reply):
+        case .spiral(let command, let pattern, let reply):
             noteActivity()
-            let result = spiral(command)
+            let result = spiral(command, pattern: pattern)
             answer = { reply(result) }
         case .display(let mode, let reply):
             setDisplayMode(mode)

@@ -50,11 +50,12 @@ extension DaemonCore {
 
     private func powerDown() {
         // An exercise cannot go on in the dark: back to its ambient scene
-        // (a cut: the screen is off), or to Idle.
+        // (a cut: the screen is off), or to Idle; either way it ends as
+        // interrupted, not cancelled.
         if spiralReturnScene != nil {
             returnFromSpiral(because: "the display is off")
         } else if let session = spiralScene?.session, session.state != .idle {
-            session.cancel(time: clock.time(at: now))
+            session.finishExercise(time: clock.time(at: now))
         }
         cancelCrossfade()
         // One black frame first: a display that cannot power down (a

@@ -1,3 +1,4 @@
+import ChakraConfig
 import ChakraControl
 import ChakraInput
 import ChakraRaster
@@ -73,10 +74,30 @@ extension DaemonCore {
                 returnFromSpiral(because: "completed")
             }
         }
+        if let session = spiralScene?.session { collectExercises(of: session) }
         if let report = spiralReport(withPath: false),
            abs(report.progress - lastSpiralProgressEvent.progress) >= 0.001, now - lastSpiralProgressEvent.time >= 0.2 {
             lastSpiralProgressEvent = (now, report.progress)
             emit(.spiralProgress(report))
+        }
+    }
+
+    // MARK: exercises
+
+    /// The spiral is no longer the scene (another was switched to, or it
+    /// was rebuilt for new settings): an exercise under way ends there.
+    func spiralSceneLeft(_ left: SpiralScene) {
+        let session = left.session
+        if session.isExerciseRunning { session.finishExercise(time: clock.time(at: now)) }
+        collectExercises(of: session)
+    }
+
+    /// The exercises that ended since the last look. Logged for now; this
+    /// is where session records will take them.
+    func collectExercises(of session: SpiralSession) {
+        while let summary = session.takeFinishedExercise() {
+            let seconds = { (value: Double) in String(Int(value.rounded())) + " s" }
+            logger.info("spiral: exercise \(summary.ending.rawValue) (pattern \(summary.pattern), reached \(summary.furthestState), \(seconds(summary.endedAt - summary.startedAt)), on the light \(seconds(summary.onHeadSeconds)), held \(seconds(summary.holdTouchedSeconds)), \(summary.lifts) lifts)")
         }
     }
 
@@ -88,9 +109,17 @@ extension DaemonCore {
 
     // MARK: the spiral's commands
 
-    func spiral(_ command: SpiralAction) -> Result<SpiralReport, DaemonCommandError> {
+    func spiral(_ command: SpiralAction, pattern name: String? = nil) -> Result<SpiralReport, DaemonCommandError> {
         switch command {
         case .start:
+            // Checked before anything changes: a refused start leaves the scene as it was.
+            var pattern: BreathingPattern?
+            if let name {
+                switch configuration.config.spiral.pattern(named: name) {
+                case .success(let found): pattern = found
+                case .failure(let error): return .failure(.unknownPattern(error))
+                }
+            }
             if spiralScene == nil {
                 let from = sceneName
                 let kept = scene
@@ -103,7 +132,7 @@ extension DaemonCore {
             guard let session = spiralScene?.session else { return .failure(.notSupported("the spiral could not be shown")) }
             // Started from an ambient scene: the end goes back there, not to Idle.
             session.returnsToIdle = spiralReturnScene == nil
-            session.start(time: clock.time(at: now))
+            session.start(time: clock.time(at: now), pattern: pattern)
         case .cancel:
             guard let session = spiralScene?.session else { return .failure(.notSupported("the spiral exercise is not on screen")) }
             session.cancel(time: clock.time(at: now))
@@ -123,9 +152,11 @@ extension DaemonCore {
         guard let session = spiralScene?.session else { return nil }
         let t = clock.time(at: now)
         let head = session.headPosition
+        let phase = session.state == .hold ? session.holdPhase(elapsed: session.holdElapsed(at: t)).kind.rawValue : nil
         return SpiralReport(state: session.state.rawValue, progress: session.progress,
                             holdRemaining: max(0, session.holdRemaining(at: t)),
                             headX: head.x, headY: head.y, touching: session.isTouching, needsResume: session.needsResume,
+                            pattern: session.pattern.name, phase: phase,
                             points: withPath ? session.pathPoints.map { [$0.x, $0.y] } : nil)
     }
 

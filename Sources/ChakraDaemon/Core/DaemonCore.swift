@@ -43,6 +43,7 @@ public final class DaemonCore {
             // may come while no interactive scene listens, and a contact
             // followed for good would shut out every later touch.
             followedContact = nil
+            if oldValue !== scene, let left = oldValue as? SpiralScene { spiralSceneLeft(left) }
         }
     }
     /// `scene` when it is interactive (looked up once per scene, not per turn).

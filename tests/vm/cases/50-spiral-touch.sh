@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The spiral exercise on a real kernel, traced by a finger: chakrad on
 # bochs-drm at 640x480 with the heart and a test configuration (a 4 s
-# hold, its cycle scaled down with it, a 1 s completion delay), driven by
+# hold of one 4 s breathing cycle, a 1 s completion delay), driven by
 # chakractl, with uinput multitouch screens (protocol B, INPUT_PROP_DIRECT;
 # spiral_tools.py finger, on touch_tools.py's raw ioctls) in one guest boot
 # (50-spiral-touch.guest does the guest half). Checks:
@@ -34,17 +34,23 @@ display_build_chakractl
 SPIRAL_TOOLS=(python3 "$VM_DIR/cases/spiral_tools.py")
 
 dir=$(vm_results_dir)
-# The seed's hold is 72 s in cycles of 6 + 4 + 8 s; here 4 s, the cycle
-# scaled by the same 1/18 (a 1 s cycle: every phase shows up).
-hold=4 up=0.3333333333333333 pause=0.2222222222222222 down=0.4444444444444444
+# The default hold is 72 s in cycles of 6 + 4 + 8 s (the 6-4-8 pattern);
+# here 4 s, one cycle of the shortest a pattern may have (in, hold-in and
+# out all show up).
+hold=4 up=1.5 pause=1 down=1.5
 cat >"$dir/spiral.toml" <<EOF
 # 50-spiral-touch: a short exercise.
 [spiral]
 hold_duration = $hold
-hold_cycle_up_duration = $up
-hold_cycle_pause_duration = $pause
-hold_cycle_down_duration = $down
+pattern = "short"
 completion_delay = 1
+
+[spiral.patterns.short]
+phases = [
+    { kind = "in", seconds = $up },
+    { kind = "hold-in", seconds = $pause },
+    { kind = "out", seconds = $down },
+]
 
 [input]
 # the defaults: every touchscreen, grabbed, the display's rotation
@@ -58,7 +64,7 @@ run_case_guest "$dir" --display bochs --timeout 300 -- env CHAKRACTL="$CHAKRACTL
 grep -E '^(path|after|B down|hold, paused|lifted|back on|spiral states|completed →|spiral_progress|touch latency|guest run):? ' "$dir/guest.log" || true
 
 # The hold's screendump against `chakrad render` of the same hold phase and
-# fraction (its default 18 s cycle mapped onto the test's 1 s one).
+# fraction (its default 18 s cycle mapped onto the test's 4 s one).
 if [[ -e $dir/hold.json ]] && shot=$(vm_screendump_path "$dir" hold-touching); then
     remaining=$("${SPIRAL_TOOLS[@]}" report "$dir/hold.json" hold_remaining)
     elapsed=$("${SPIRAL_TOOLS[@]}" reference-hold-elapsed "$remaining" "$hold" "$up" "$pause" "$down")

@@ -29,8 +29,9 @@ display_build_chakrad
 display_build_chakractl
 
 dir=$(vm_results_dir)
-# The Hold's cycle as in 50-spiral-touch (1 s); a hold long enough for the
-# VT switch in the middle (the countdown runs only while touched).
+# The Hold's cycle as in 50-spiral-touch (4 s); a hold long enough for the
+# VT switch in the middle (the countdown runs only while touched), and an
+# exercise never given up while the finger is away on purpose.
 cat >"$dir/faults.toml" <<EOF
 # 55-device-faults
 [scene]
@@ -38,10 +39,12 @@ transition = "crossfade"
 transition_duration = 10
 
 [spiral]
-hold_duration = 30
-hold_cycle_up_duration = 0.3333333333333333
-hold_cycle_pause_duration = 0.2222222222222222
-hold_cycle_down_duration = 0.4444444444444444
+hold_duration = 32
+pattern = "short"
+abandon_after = 0
+
+[spiral.patterns.short]
+phases = [{ kind = "in", seconds = 1.5 }, { kind = "hold-in", seconds = 1 }, { kind = "out", seconds = 1.5 }]
 
 [control]
 # in the guest's /run: a Unix socket cannot be bound on the 9p results share

@@ -213,7 +213,8 @@ def ease_in_out(f):
 
 
 def hold_phase(elapsed, up, pause, down):
-    """(phase, fraction) as SpiralSession.holdPhase."""
+    """(phase, fraction) as SpiralSession.holdPhase, for a breathing
+    pattern of in (up), hold-in (pause) and out (down)."""
     cycle = up + pause + down
     t = math.fmod(elapsed, cycle) if cycle > 0 else 0
     if t < up:
