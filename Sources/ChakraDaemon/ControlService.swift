@@ -5,6 +5,8 @@ import ChakraDisplay
 import ChakraInput
 import ChakraPNG
 import ChakraScenes
+import ChakraSessions
+import ChakraSchedule
 import ChakraSystem
 import Dispatch
 import FoundationEssentials
@@ -30,8 +32,15 @@ public final class ControlService: ControlHandler {
         ServerLimits(maxClients: settings.maxClients, maxLine: settings.maxLine, idleTimeout: settings.idleTimeout)
     }
 
-    public init(control: DaemonControl, source: ConfigSource, logger: Logger) {
+    /// The session records `stats` reads (nil: not kept, or the thread
+    /// could not start), and the file configured at start.
+    private let sessions: SessionRecorder?
+    private let sessionsFile: String?
+
+    public init(control: DaemonControl, source: ConfigSource, sessions: SessionRecorder? = nil, sessionsFile: String? = nil,
+                logger: Logger) {
         (self.control, self.source, self.logger) = (control, source, logger)
+        (self.sessions, self.sessionsFile) = (sessions, sessionsFile)
     }
 
     /// Forwards the loop's events to `server`'s subscribers, and new limits
@@ -367,13 +376,56 @@ extension ControlService {
             ControlEvent(.displayCheck, { if case .object(let f) = displayCheckJSON(report) { f } else { [:] } }())
         case .scheduleChanged(let schedule):
             ControlEvent(.scheduleChanged, { if case .object(let f) = scheduleStatusJSON(schedule) { f } else { [:] } }())
+        case .sessionFinished(let report):
+            ControlEvent(.sessionFinished, sessionJSON(report))
         }
     }
 }
 
 extension ControlService {
-    // PLACEHOLDER until the session store lands.
+    /// `stats`: from the history the recorder keeps (the file is not read).
     func stats(_ query: StatsQuery) -> Result<JSONValue, ControlError> {
-        .failure(ControlError(.internal, "not yet"))
+        let since = query.since.map { CalendarDate(year: $0.year, month: $0.month, day: $0.day) }
+        var fields: [String: JSONValue] = [
+            "file": sessionsFile.map { .string($0) } ?? .null, "recording": .bool(sessionsFile != nil),
+            "since": since.map { .string("\($0)") } ?? .null, "problem": .null, "damaged": 0,
+        ]
+        var history = SessionHistory()
+        switch sessions?.contents {
+        case nil:
+            if sessionsFile != nil { fields["problem"] = "the session recorder could not be started (see the journal)" }
+        case .loading?:
+            return .failure(ControlError(.notSupported, "the session records are still being read; ask again in a moment"))
+        case .failed(let problem)?:
+            fields["problem"] = .string(problem)
+        case .ready(let kept, let damaged)?:
+            history = kept
+            fields["damaged"] = .int(damaged)
+        }
+        let report = history.report(since: since)
+        fields["first_day"] = history.report().days.first.map { .string("\($0.date)") } ?? .null
+        fields["total"] = Self.statsJSON(report.totals)
+        fields["days"] = .array(report.days.map { day in
+            guard case .object(var row) = Self.statsJSON(day.stats) else { return .null }
+            row["date"] = .string("\(day.date)")
+            return .object(row)
+        })
+        fields["patterns"] = .object(report.totals.patterns.mapValues { .int($0) })
+        return .success(.object(fields))
+    }
+
+    static func statsJSON(_ stats: SessionStats) -> JSONValue {
+        ["started": .int(stats.started), "completed": .int(stats.completed), "abandoned": .int(stats.abandoned),
+         "completion_rate": stats.completionRate.map { .double((($0 * 10_000).rounded()) / 10_000) } ?? .null,
+         "minutes_breathed": .double((stats.breathedSeconds / 60 * 100).rounded() / 100)]
+    }
+
+    static func sessionJSON(_ report: SessionFinishedReport) -> [String: JSONValue] {
+        let r = report.record
+        return ["outcome": .string(r.outcome.rawValue), "ending": .string(r.ending), "pattern": .string(r.pattern),
+                "started_at": .string(report.startedAt), "duration": .double(round2(r.duration)),
+                "breathed_seconds": .double(round2(r.breathedSeconds)), "hold_seconds": .double(round2(r.holdSeconds)),
+                "lifts": .int(r.lifts), "furthest_state": .string(r.furthestState), "recorded": .bool(report.recorded),
+                "error": report.error.map { .string($0) } ?? .null]
     }
 }

@@ -38,7 +38,14 @@ public final class Daemon: Sendable {
         // Before any thread exists (the scene's workers): see SignalSource.
         let signals = try SignalSource(signals: FrameLoop.signalsHandled)
         control.publish(DaemonStatus(starting: configuration, at: start))
-        let server = try openControlSocket()
+        // Before the socket: `stats` is answered from it. A log that cannot
+        // be opened is the thread's to report; the screen matters more.
+        let sessions: SessionRecorder?
+        do { sessions = try SessionRecorder.start(configuration.config.sessions, logger: logger) } catch {
+            logger.error("sessions: \(error); sessions are not recorded")
+            sessions = nil
+        }
+        let server = try openControlSocket(sessions: sessions)
         defer {
             // Last (defers run in reverse): the socket goes once the screen
             // is restored; a request sent after the loop stopped is closed
@@ -60,11 +67,12 @@ public final class Daemon: Sendable {
         }
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, logger: logger)
         let loop = try FrameLoop(output: output, terminal: terminal, signals: signals, control: control, notifier: notifier,
-                                 configuration: configuration, startTime: start, logger: logger)
+                                 sessions: sessions, configuration: configuration, startTime: start, logger: logger)
         logger.info("scene: \(loop.core.sceneName) at \(loop.core.scene.width)x\(loop.core.scene.height), rotation \(configuration.rotation.rawValue)°, \(describe(loop.core.pacer))")
         defer {
             // STOPPING=1 first: systemd learns at once that the exit is wanted.
             notifier?.send(.stopping)
+            loop.finishSessionRecords()
             let now = MonotonicClock.now()
             loop.publishFinalStatus(at: now)
             logger.info("stopped: \(loop.core.meter.totalFrames) frames presented in \(String(now - start, decimals: 1)) s")
@@ -79,7 +87,7 @@ public final class Daemon: Sendable {
     /// another process answers on the path, another chakrad most likely
     /// has the screen: this one stops before it touches the output
     /// (`DaemonStartError.socketInUse`).
-    private func openControlSocket() throws(DaemonStartError) -> ControlServer? {
+    private func openControlSocket(sessions: SessionRecorder?) throws(DaemonStartError) -> ControlServer? {
         let environment = ProcessInfo.processInfo.environment
         do {
             let listener: ControlListener
@@ -96,7 +104,8 @@ public final class Daemon: Sendable {
                 return nil
             }
             let limits = ControlService.limits(configuration.control ?? ChakraConfig.Control())
-            let service = ControlService(control: control, source: configuration.source, logger: logger)
+            let service = ControlService(control: control, source: configuration.source, sessions: sessions,
+                                         sessionsFile: configuration.config.sessions.file, logger: logger)
             let server = try ControlServer(listener: listener, limits: limits, handler: service, logger: logger)
             service.connect(server)
             // Requests wait in the command queue until the loop runs.

@@ -138,6 +138,8 @@ public enum DaemonEvent: Sendable, Equatable {
     case displayChecked(DisplayPowerReport)
     /// The schedule moved to another window (or outside them).
     case scheduleChanged(ScheduleStatus)
+    /// A breathing exercise ended (and its record was written, or not).
+    case sessionFinished(SessionFinishedReport)
 }
 
 /// The frame on screen, copied: its memory and how to read it. Converting

@@ -46,6 +46,9 @@ final class FrameLoop {
     /// The TV over HDMI-CEC, when there is an adapter ([display] cec).
     let cec: CECController?
     let cecIndex: Int
+    /// The session records ([sessions] file), when kept.
+    let sessions: SessionRecorder?
+    let sessionsIndex: Int
     /// The metrics file, written when the core says ([metrics]).
     let metrics: MetricsExport
     /// The wall clock against the monotonic one, as the core last heard.
@@ -57,8 +60,9 @@ final class FrameLoop {
     var configuration: DaemonConfiguration { core.configuration }
 
     init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
-         notifier: SystemdNotifier?, configuration: DaemonConfiguration, startTime: Double, logger: Logger) throws {
-        (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
+         notifier: SystemdNotifier?, sessions: SessionRecorder? = nil, configuration: DaemonConfiguration, startTime: Double,
+         logger: Logger) throws {
+        (self.output, self.terminal, self.signals, self.control, self.sessions) = (output, terminal, signals, control, sessions)
         (self.notifier, self.logger) = (notifier, logger)
         metrics = MetricsExport(logger: logger)
         switch Backlight.open(configuration.backlight, root: configuration.backlightRoot) {
@@ -86,8 +90,10 @@ final class FrameLoop {
             cec = nil
         }
         cecIndex = clockStepsIndex + (clockSteps == nil ? 0 : 1)
+        sessionsIndex = cecIndex + (cec == nil ? 0 : 1)
         poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? [])
-                        + (clockSteps.map { [$0.descriptor] } ?? []) + (cec.map { [$0.descriptor] } ?? []))
+                        + (clockSteps.map { [$0.descriptor] } ?? []) + (cec.map { [$0.descriptor] } ?? [])
+                        + (sessions.map { [$0.descriptor] } ?? []))
         if let touch {
             touchGeneration = touch.generation
             core.send(.inputDevices(touch.devices.map(\.description)), at: startTime)
@@ -162,6 +168,7 @@ final class FrameLoop {
             if notify { notifier?.send(.status(status.line)) }
             writeStatsFile(status)
         case .event(let event):
+            if case .configReloaded = event { sessions?.update(configuration.config.sessions) }
             control.emit(event)
         case .reply(let answer):
             answer()
@@ -169,6 +176,12 @@ final class FrameLoop {
             notifier?.send(message)
         case .writeMetrics(let directory):
             metrics.write(core.status(), into: directory)
+        case .recordSession(let record):
+            if let sessions {
+                sessions.record(record)
+            } else {
+                core.send(.sessionRecorded(record, error: "sessions are not recorded ([sessions] file is empty)"), at: MonotonicClock.now())
+            }
         }
     }
 
@@ -208,6 +221,13 @@ final class FrameLoop {
         }
         if let cec, poller.isReadable(cecIndex) {
             for report in cec.takeReports() { send(.displayPowerChecked(report), at: MonotonicClock.now()) }
+        }
+        if let sessions, poller.isReadable(sessionsIndex) { takeSessionOutcomes(sessions) }
+    }
+
+    private func takeSessionOutcomes(_ sessions: SessionRecorder) {
+        for outcome in sessions.takeOutcomes() {
+            send(.sessionRecorded(outcome.record, error: outcome.error), at: MonotonicClock.now())
         }
     }
 
@@ -317,6 +337,14 @@ final class FrameLoop {
     }
 
     /// The status as the loop stops (the statistics file's last word).
+    /// At exit: the records queued (an exercise the stop interrupted) are
+    /// written, waiting up to 2 s for the disk.
+    func finishSessionRecords() {
+        guard let sessions else { return }
+        sessions.close(timeout: 2)
+        takeSessionOutcomes(sessions)
+    }
+
     func publishFinalStatus(at now: Double) {
         let status = core.status(at: now)
         control.publish(status)

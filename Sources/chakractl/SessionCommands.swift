@@ -45,9 +45,7 @@ struct Stats: ClientCommand {
             }
         }
         if case .object(let patterns)? = r["patterns"], !patterns.isEmpty {
-            let parts = patterns.keys.sorted().map { name in
-                "\(name) \(plain(patterns[name]?["started"] ?? .null)) (\(plain(patterns[name]?["completed"] ?? .null)) completed)"
-            }
+            let parts = patterns.keys.sorted().map { "\($0) \(plain(patterns[$0]!))" }
             lines.append("")
             lines.append("patterns: " + parts.joined(separator: ", "))
         }

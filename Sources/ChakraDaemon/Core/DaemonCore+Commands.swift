@@ -51,7 +51,7 @@ extension DaemonCore {
             let result = schedulePlan()
             answer = { reply(result) }
         case .stop:
-            running = false
+            stop()
         }
         publishStatus()
         if let answer { perform(.reply(answer)) }

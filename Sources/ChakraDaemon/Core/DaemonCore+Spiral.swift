@@ -66,6 +66,7 @@ extension DaemonCore {
             switch event {
             case .stateChanged(let from, let to):
                 logger.info("spiral: \(from) → \(to)")
+                if from == SpiralState.idle.rawValue, to == SpiralState.inhale.rawValue { sessionStarted() }
                 emit(.spiralState(from: from, to: to))
                 redraw = true
             case .haptic(let cue):
@@ -92,13 +93,10 @@ extension DaemonCore {
         collectExercises(of: session)
     }
 
-    /// The exercises that ended since the last look. Logged for now; this
-    /// is where session records will take them.
+    /// The exercises that ended since the last look: each becomes a
+    /// session record (DaemonCore+Sessions).
     func collectExercises(of session: SpiralSession) {
-        while let summary = session.takeFinishedExercise() {
-            let seconds = { (value: Double) in String(Int(value.rounded())) + " s" }
-            logger.info("spiral: exercise \(summary.ending.rawValue) (pattern \(summary.pattern), reached \(summary.furthestState), \(seconds(summary.endedAt - summary.startedAt)), on the light \(seconds(summary.onHeadSeconds)), held \(seconds(summary.holdTouchedSeconds)), \(summary.lifts) lifts)")
-        }
+        while let summary = session.takeFinishedExercise() { finishSession(summary) }
     }
 
     /// When the scene next changes by itself, in monotonic time.

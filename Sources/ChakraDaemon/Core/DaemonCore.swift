@@ -173,7 +173,7 @@ public final class DaemonCore {
         case .touch(let event):
             handleTouch(event)
         case .stop:
-            running = false
+            stop()
         case .reload(let loaded):
             reloadFromSignal(loaded)
         case .terminal(let inFront):
@@ -193,6 +193,8 @@ public final class DaemonCore {
             wallClockChanged(offset: offset)
         case .displayPowerChecked(let report):
             displayChecked(report)
+        case .sessionRecorded(let record, let error):
+            sessionRecorded(record, error: error)
         }
         flushEvents()
     }

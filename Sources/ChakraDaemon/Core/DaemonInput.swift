@@ -1,6 +1,7 @@
 import ChakraConfig
 import ChakraDisplay
 import ChakraInput
+import ChakraSessions
 import ChakraSpiral
 import ChakraSystem
 
@@ -41,6 +42,8 @@ public enum DaemonInput {
     /// Time passed: a deadline (`nextDeadline`) or a loop turn. `outputReady`:
     /// a frame can be drawn and presented now (no flip outstanding).
     case tick(outputReady: Bool)
+    /// What became of a `.recordSession`: on the disk (error nil), or not.
+    case sessionRecorded(SessionRecord, error: String?)
 }
 
 /// What the core asks the shell to do, in order.
@@ -72,6 +75,9 @@ public enum DaemonEffect {
     /// into `directory`: every `[metrics] interval` seconds, whatever the
     /// screen does, only while `[metrics] textfile_directory` is set.
     case writeMetrics(directory: String)
+    /// Append this session record to the log (`SessionRecorder`); the
+    /// outcome comes back as `.sessionRecorded`.
+    case recordSession(SessionRecord)
 }
 
 /// What the core needs to know about the output, kept up to date by the
