@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
         .testTarget(name: "ChakraScheduleTests", dependencies: ["ChakraSchedule", "ChakraSystem"]),
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraSystem", "ChakraRaster", "ChakraConfig"]),
-        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule", "ChakraSessions", "ChakraSpiral"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraSessionsTests", dependencies: ["ChakraSessions", "ChakraSystem", "ChakraSchedule", "ChakraConfig"]),

@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraSessions
 import ChakraControl
 import ChakraDisplay
 import ChakraInput
@@ -52,6 +53,10 @@ final class CoreDriver: @unchecked Sendable {
     let backlight: FakeBacklight?
     /// Draw the frames (false: plan them only, for long runs).
     var rendering = true
+    /// `.recordSession` effects, in order.
+    private(set) var records: [SessionRecord] = []
+    /// What the fake recorder answers: nil, written; else this error.
+    var recordFailure: String?
 
     init(width: Int = 48, height: Int = 32, backlight: FakeBacklight? = nil, timeZone: LocalTimeZone = FixedOffsetZone(),
          watchdogInterval: Double? = nil, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
@@ -108,6 +113,10 @@ final class CoreDriver: @unchecked Sendable {
                 kinds.append(on ? "power-up" : "power-down")
                 displayPowers.append(on)
                 core.send(.displayPowerChecked(DisplayPowerReport(part: "test", on: on, method: "test", check: displayCheck)), at: time)
+            case .recordSession(let record):
+                kinds.append("record")
+                records.append(record)
+                core.send(.sessionRecorded(record, error: recordFailure), at: time)
             }
         }
     }

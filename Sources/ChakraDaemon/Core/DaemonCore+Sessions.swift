@@ -10,6 +10,7 @@ extension DaemonCore {
     /// interrupted (the shell writes what is queued before it exits), and
     /// the loop ends.
     func stop() {
+        pumpInteractiveScene()
         if let session = spiralScene?.session, session.isExerciseRunning {
             session.finishExercise(time: clock.time(at: now))
             collectExercises(of: session)

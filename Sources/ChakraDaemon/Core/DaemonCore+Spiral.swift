@@ -40,6 +40,9 @@ extension DaemonCore {
         }
         if unshownTouchTime == nil { unshownTouchTime = now }
         redraw = true
+        // Its state changes go out now, not at the next turn: a session
+        // begun by this touch is counted even if chakrad stops before then.
+        pumpInteractiveScene()
     }
 
     /// A frame is being drawn: it shows the touches applied so far.
@@ -131,6 +134,8 @@ extension DaemonCore {
             // Started from an ambient scene: the end goes back there, not to Idle.
             session.returnsToIdle = spiralReturnScene == nil
             session.start(time: clock.time(at: now), pattern: pattern)
+            // An exercise the start cut short is recorded now, not at the next turn.
+            collectExercises(of: session)
         case .cancel:
             guard let session = spiralScene?.session else { return .failure(.notSupported("the spiral exercise is not on screen")) }
             session.cancel(time: clock.time(at: now))

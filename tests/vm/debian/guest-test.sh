@@ -130,6 +130,26 @@ if ((boot == 1)); then
         bash -c 'runuser -u kioskadmin -- chakractl get low_power.dim_level | grep -q "= 65$"'
     rm -f /etc/chakra/chakra.toml.d/50-site.toml
 
+    # Health for update tools, and a breathing session recorded under the
+    # unit's StateDirectory: an exercise begun through the socket (`touch`,
+    # as a finger would), then cancelled, is one abandoned record.
+    check "chakractl health: healthy, exit 0 ($(runuser -u kioskadmin -- chakractl health 2>&1))" runuser -u kioskadmin -- chakractl health
+    ctl() { runuser -u kioskadmin -- chakractl "$@"; }
+    ctl spiral start >/dev/null
+    ctl spiral path >"$R/spiral-path.txt"
+    read -r x y <"$R/spiral-path.txt"
+    ctl touch down "$x" "$y"
+    sed -n '2,30p' "$R/spiral-path.txt" | while read -r px py; do ctl touch move "$px" "$py"; done
+    ctl touch up
+    ctl spiral cancel >/dev/null
+    wait_for 10 bash -c 'runuser -u kioskadmin -- chakractl --json stats 2>/dev/null | grep -q "\"total\":{\"abandoned\":1,"'
+    ctl --json stats >"$R/stats-1.json" 2>&1
+    check "chakractl stats: the cancelled exercise, abandoned ($(cat "$R/stats-1.json"))" \
+        grep -qE '"total":\{"abandoned":1,"completed":0,"completion_rate":0(\.0)?,"minutes_breathed":[0-9.]+,"started":1\}' "$R/stats-1.json"
+    check "/var/lib/chakra is chakra's, mode 0750 ($(stat -c '%U %a' /var/lib/chakra))" test "$(stat -c '%U %a' /var/lib/chakra)" = "chakra 750"
+    check "sessions.log: chakra's, mode 0640, one record ($(stat -c '%U %a' /var/lib/chakra/sessions.log 2>&1))" \
+        bash -c '[[ $(stat -c "%U %a" /var/lib/chakra/sessions.log) == "chakra 640" && $(grep -c "^v1 .* outcome=abandoned ending=cancelled " /var/lib/chakra/sessions.log) == 1 ]]'
+
     # The watchdog: a stopped daemon feeds it no more; systemd kills and
     # restarts it (WatchdogSec=10s, RestartSec=2s).
     restarts=$(property chakrad.service NRestarts)
@@ -173,6 +193,9 @@ fi
 if ((boot == 2)); then
     if wait_for 90 active; then ok "after a reboot chakrad.service is active by itself"; else fail "not active after the reboot"; fi
     check "the main process runs as chakra" test "$(ps -o user= -p "$(main_pid)" | tr -d ' ')" = chakra
+    wait_for 10 bash -c 'runuser -u kioskadmin -- chakractl --json stats 2>/dev/null | grep -q "\"started\":1}"'
+    runuser -u kioskadmin -- chakractl stats >"$R/stats-2.txt" 2>&1
+    check "the session record survived the reboot ($(head -n 1 "$R/stats-2.txt"))" grep -q "^sessions since .*: 1 started, 0 completed" "$R/stats-2.txt"
     sleep 3
     shot after-reboot
 
@@ -185,6 +208,7 @@ if ((boot == 2)); then
     check "apt remove succeeds" grep -q "Removing chakra" "$R/apt-remove.log"
     check "apt remove stopped the daemon" bash -c '! pgrep -x chakrad >/dev/null'
     check "the configuration stays after remove" test -f /etc/chakra/chakra.toml
+    check "the session records stay after remove" test -s /var/lib/chakra/sessions.log
     wait_for 20 bash -c '[[ $(systemctl show -p ActiveState --value getty@tty1.service) == active ]]'
     check "apt remove gives tty1 back to its login prompt (getty@tty1 active)" test "$(property getty@tty1.service ActiveState)" = active
     sleep 3
@@ -192,6 +216,7 @@ if ((boot == 2)); then
     apt-get purge -y chakra >"$R/apt-purge.log" 2>&1
     check "apt purge succeeds" grep -q "Purging configuration files for chakra" "$R/apt-purge.log"
     check "purge removed /etc/chakra" test ! -e /etc/chakra
+    check "purge removed the session records (/var/lib/chakra)" test ! -e /var/lib/chakra
     check "purge removed the binaries and units" bash -c '[[ ! -e /usr/bin/chakrad && ! -e /usr/bin/chakractl && ! -e /lib/systemd/system/chakrad.service ]]'
     check "dpkg no longer knows chakra" bash -c '! dpkg -s chakra >/dev/null 2>&1'
     finish passed
