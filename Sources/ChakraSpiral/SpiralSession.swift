@@ -112,17 +112,17 @@ public final class SpiralSession: @unchecked Sendable {
     /// Exercises ended and not yet taken, oldest first.
     private var finished: [SpiralExerciseSummary] = []
 
-    /// Ended exercises kept for `takeFinishedExercise()`: one is the most
-    /// that ends between two turns of the daemon's loop; a few more keep
-    /// a caller that takes them late from losing any, and the bound keeps
-    /// one that never takes them from growing without end.
+    /// Ended exercises kept for `takeFinishedExercise()`: in practice one
+    /// ends between two turns of the daemon's loop; a few more keep a
+    /// caller that takes them late from losing any, and the bound keeps one
+    /// that never takes them from growing without end.
     public static let finishedCapacity = 8
 
     /// A session using the configuration's pattern (`spiral.pattern`).
     public init(config: ChakraConfig.Spiral, geometry: SpiralGeometry, time: Double = 0) {
         self.config = config
         self.geometry = geometry
-        configuredPattern = config.selectedPattern
+        configuredPattern = Self.usable(config.selectedPattern)
         pattern = configuredPattern
         holdDuration = configuredPattern.holdSeconds(near: config.holdDuration)
         stateEnteredAt = time
@@ -342,7 +342,14 @@ public final class SpiralSession: @unchecked Sendable {
     /// this one exercise, the configured one again once it ends.
     public func start(time: Double, pattern chosen: BreathingPattern? = nil) {
         abandon(.restarted, time: time)
-        if let chosen { use(chosen) }
+        if let chosen { use(Self.usable(chosen)) }
+    }
+
+    /// `pattern`, or the default preset if it is not a valid pattern (one
+    /// made in code: a loaded configuration has only valid ones), so that
+    /// a hold always has phases to breathe.
+    private static func usable(_ pattern: BreathingPattern) -> BreathingPattern {
+        pattern.shapeProblem == nil ? pattern : BreathingPattern.preset(named: BreathingPattern.defaultName)!
     }
 
     /// The exercise cannot go on (the scene goes away, the screen goes

@@ -37,7 +37,12 @@ struct RenderCommand: ParsableCommand {
             // The clock goes on from the state's start: the hold counts on while touching.
             made.session.advance(to: reached + time)
             (renderer, sceneTime) = (made, reached + time)
-            print("spiral: \(made.session.state) progress \(String(made.session.progress, decimals: 3)), hold left \(String(made.session.holdRemaining(at: sceneTime), decimals: 2)) s, \(made.layout.mode) layout")
+            var phase = ""
+            if made.session.state == .hold {
+                let moment = made.session.holdPhase(elapsed: made.session.holdElapsed(at: sceneTime))
+                phase = " (\(moment.kind.rawValue) at \(String(moment.fraction, decimals: 2)))"
+            }
+            print("spiral: \(made.session.state) progress \(String(made.session.progress, decimals: 3)), pattern \(made.session.pattern.name)\(phase), hold left \(String(made.session.holdRemaining(at: sceneTime), decimals: 2)) s, \(made.layout.mode) layout")
         } else {
             guard let made = SceneCatalog.make(scene.name, width: size.width, height: size.height, settings: options.settings) else {
                 throw ValidationError("unknown scene '\(scene.name)'")

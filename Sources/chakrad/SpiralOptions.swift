@@ -34,6 +34,9 @@ struct SpiralOptions: ParsableArguments {
     @Option(help: "Spiral: seconds of hold already counted (hold).")
     var holdElapsed = 20.0
 
+    @Option(help: "Spiral: the breathing pattern of the hold, a preset (\(BreathingPattern.presets.map(\.name).joined(separator: ", "))).")
+    var pattern = BreathingPattern.defaultName
+
     @Flag(help: "Spiral: the finger has lifted (shows how to resume).")
     var lifted = false
 
@@ -49,6 +52,7 @@ struct SpiralOptions: ParsableArguments {
     func validate() throws {
         if let progress, !(0...1).contains(progress) { throw ValidationError("--progress must be within 0...1") }
         guard holdElapsed >= 0, holdElapsed.isFinite else { throw ValidationError("--hold-elapsed must be ≥ 0") }
+        if case .failure(let error) = spiralConfig.pattern(named: pattern) { throw ValidationError("--pattern: \(error)") }
     }
 
     var catalogDirectory: String {
@@ -58,14 +62,21 @@ struct SpiralOptions: ParsableArguments {
         return FileManager.default.fileExists(atPath: "etc/chakra/lang") ? "etc/chakra/lang" : installed
     }
 
+    /// The [spiral] settings: the defaults with the chosen pattern.
+    var spiralConfig: ChakraConfig.Spiral {
+        var spiral = ChakraConfig.Spiral()
+        spiral.pattern = pattern
+        return spiral
+    }
+
     /// A spiral scene driven into the chosen state; returns it and the
     /// session time at which that state was reached.
     func makeScene(width: Int, height: Int, settings: RenderSettings, threads: Int) throws -> (SpiralScene, Double) {
         var text = ChakraConfig.Text()
         text.font = font
         text.language = language
-        let scene = try SpiralScene(width: width, height: height, settings: settings, threads: threads, text: text,
-                                    catalogDirectory: catalogDirectory)
+        let scene = try SpiralScene(width: width, height: height, settings: settings, threads: threads, spiral: spiralConfig,
+                                    text: text, catalogDirectory: catalogDirectory)
         let reached = SpiralScript.drive(scene.session, to: spiralState, progress: progress, holdElapsed: holdElapsed, lifted: lifted)
         return (scene, reached)
     }

@@ -163,6 +163,36 @@ struct SpiralSceneTests {
         #expect(render(scene, time: t + 0.3) == render(scene, time: t + 1.0))
     }
 
+    @Test("a pattern's own texts are drawn when the scene is made and shown in their phases; hold-out keeps the orb small")
+    func patternTexts() throws {
+        var spiral = ChakraConfig.Spiral()
+        let calm = BreathingPattern(name: "calm", phases: [BreathPhase(.in, 4), BreathPhase(.holdIn, 4, text: "Hold gently"),
+                                                           BreathPhase(.out, 4), BreathPhase(.holdOut, 4, text: "Rest")])
+        spiral.customPatterns = [calm]
+        let own = try SpiralScene(width: 390, height: 844, spiral: spiral, catalogDirectory: catalogs)
+        #expect(Set(own.texts.phaseImages.keys) == ["Hold gently", "Rest"])
+        #expect(own.texts.image(for: calm.phases[1]) === own.texts.phaseImages["Hold gently"])
+        #expect(own.texts.image(for: calm.phases[0]) === own.texts.image(.breatheIn))
+        // The same moment of box (the same timings, the catalog's texts): only the words differ.
+        for elapsed in [2.0, 6, 10, 14] {
+            let a = try SpiralScene(width: 390, height: 844, spiral: spiral, catalogDirectory: catalogs)
+            let b = try SpiralScene(width: 390, height: 844, spiral: spiral, catalogDirectory: catalogs)
+            a.session.start(time: 0, pattern: calm)
+            b.session.start(time: 0, pattern: try spiral.pattern(named: "box").get())
+            let ta = SpiralScript.drive(a.session, to: .hold, holdElapsed: elapsed, from: 1)
+            let tb = SpiralScript.drive(b.session, to: .hold, holdElapsed: elapsed, from: 1)
+            let differ = render(a, time: ta) != render(b, time: tb)
+            let kind = a.session.holdPhase(elapsed: elapsed).kind
+            #expect(differ == (kind == .holdIn || kind == .holdOut), "at \(elapsed) s (\(kind))")
+        }
+        // Box's hold-out: the orb back at its resting size, 1/9 of the hold-in's area.
+        let rest = try SpiralScene(width: 390, height: 844, spiral: spiral, catalogDirectory: catalogs)
+        rest.session.start(time: 0, pattern: try spiral.pattern(named: "box").get())
+        let tr = SpiralScript.drive(rest.session, to: .hold, holdElapsed: 14, from: 1)
+        _ = render(rest, time: tr)
+        #expect(abs(orbArea(rest).area - .pi * 14 * 14) < 0.08 * .pi * 14 * 14)
+    }
+
     @Test("German texts render (a different frame from English)")
     func german() throws {
         let en = try makeScene(), de = try makeScene(language: "de")

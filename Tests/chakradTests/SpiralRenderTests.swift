@@ -18,6 +18,9 @@ struct SpiralRenderTests {
         try? FileManager.default.removeItem(atPath: path)
         #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["render", "--scene", "spiral", "--progress", "2", "-o", path]) }
         #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["render", "--scene", "spiral", "--spiral-state", "nap", "-o", path]) }
+        #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["render", "--scene", "spiral", "--pattern", "square", "-o", path]) }
+        let box = try #require(try Chakrad.parseAsRoot(["render", "--scene", "spiral", "--pattern", "box", "-o", path]) as? RenderCommand)
+        #expect(box.spiral.spiralConfig.selectedPattern.name == "box")
         // The daemon shows the spiral too; unknown names are refused.
         #expect(throws: Never.self) { try Chakrad.parseAsRoot(["run", "--scene", "spiral"]) }
         #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["run", "--scene", "spirale"]) }
