@@ -39,6 +39,10 @@ public final class SessionLog {
     /// After a compaction failed, none is tried again before this time, so
     /// a failing disk is not rewritten at every append.
     private var nextCompactionAttempt = -Double.infinity
+    /// The last compaction failed: appends stop at twice the bound. (Not
+    /// before one was tried: a bound just lowered by a reload must not
+    /// cost the next record.)
+    private var compactionFailing = false
 
     /// The largest file `open` and `read` take: twice the configuration's
     /// largest bound (appends stop at twice the bound, `SessionLogError.full`).
@@ -142,7 +146,7 @@ public final class SessionLog {
             needsCut = false
         }
         if directoryNeedsSync, (try? FileSystem.syncDirectory(directory)) != nil { directoryNeedsSync = false }
-        guard length + line.count <= 2 * retention.maxBytes else { throw .full(path: path, bytes: length) }
+        guard !compactionFailing || length + line.count <= 2 * retention.maxBytes else { throw .full(path: path, bytes: length) }
         let written: Int
         do throws(SystemError) {
             // withUnsafeBytes rethrows untyped: the error is carried out in a Result.
@@ -202,7 +206,7 @@ public final class SessionLog {
             bytes = try Self.readAll(fd, path: path, size: Int(before.st_size))
             lines = SessionLogContents.lines(of: bytes)
         } catch {
-            nextCompactionAttempt = now + Self.compactionRetryInterval
+            failedCompaction(now: now)
             throw error
         }
         let kept = retention.kept(lines, now: now)
@@ -221,10 +225,11 @@ public final class SessionLog {
         // directory's fsync then failed), else the old one, reopened.
         let renamed = reopen(replacing: fd, previousInode: before.st_ino) ?? (failure == nil)
         guard renamed else {
-            nextCompactionAttempt = now + Self.compactionRetryInterval
+            failedCompaction(now: now)
             throw .system(failure ?? SystemError(call: "rename(\(temporaryPath), \(path))", errno: EIO))
         }
         directoryNeedsSync = failure != nil
+        compactionFailing = false
         if descriptor != nil { length = output.count }
         let records = kept.compactMap(\.record)
         oldestStart = records.lazy.map(\.startedAt).min()
@@ -235,6 +240,11 @@ public final class SessionLog {
                                  droppedBySize: withinRetention - records.count,
                                  damagedLinesDropped: lines.count - recordsBefore,
                                  bytesBefore: bytes.count, bytesAfter: output.count, directoryNotSynced: failure)
+    }
+
+    private func failedCompaction(now: Double) {
+        compactionFailing = true
+        nextCompactionAttempt = now + Self.compactionRetryInterval
     }
 
     // MARK: - Descriptors

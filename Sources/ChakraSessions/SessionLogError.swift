@@ -17,8 +17,8 @@ public enum SessionLogError: Error, Sendable, Equatable, CustomStringConvertible
     /// Something else is at the path (no record in it, and more than a
     /// torn record's worth of other bytes): left alone, never truncated.
     case notASessionLog(path: String)
-    /// Twice the size bound, with compaction failing: appends stop until
-    /// it succeeds, so a failing disk cannot be filled.
+    /// Twice the size bound, and the last compaction failed: appends stop
+    /// until one succeeds, so a failing disk cannot be filled.
     case full(path: String, bytes: Int)
 
     public var description: String {

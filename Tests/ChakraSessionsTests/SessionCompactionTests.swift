@@ -196,6 +196,20 @@ struct SessionCompactionTests {
         #expect(try SessionLog.read(path: scratch.log).tail == 0)
     }
 
+    @Test("a bound lowered by a reload: the next record is still written, and the compaction after it brings the file under")
+    func boundLowered() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.remove() }
+        let records = (0..<100).map { sampleRecord($0, startedAt: now - 86400).asWritten }
+        try seed(scratch, records)
+        let log = try SessionLog.open(path: scratch.log).log
+        #expect(log.length > 2 * 4096)
+        log.retention = SessionRetention(maxBytes: 4096)
+        try log.append(sampleRecord(100, startedAt: now))
+        let compaction = try #require(try log.compactIfDue(now: now))
+        #expect(compaction.bytesAfter <= 3072 && compaction.kept.last == sampleRecord(100, startedAt: now).asWritten)
+    }
+
     @Test("which lines are kept: within retention first, then the oldest written dropped to three quarters of the bound")
     func keptLines() throws {
         let retention = SessionRetention(retentionDays: 10, maxBytes: 4096)
