@@ -59,8 +59,8 @@ release-check: release
 # Unit tests; the TOML reader against the public TOML test suites
 # (fetched from PyPI once, cached); each fuzz target for FUZZ_SECONDS; the
 # Debian package, its binaries and lintian (tests/packaging); the client
-# flood against the release chakrad, and its restarts after SIGKILL
-# (tests/faults); then the kernel tests in QEMU guests
+# flood against the release chakrad, its restarts after SIGKILL and its
+# session records under SIGKILL (tests/faults); then the kernel tests in QEMU guests
 # (tests/vm) with the release chakrad, the last of which boots Debian
 # under systemd and installs the package. The soak (make soak) is not
 # here: it is hours, run by hand.
@@ -72,6 +72,7 @@ test: test-deps
 	tests/packaging/run.sh
 	tests/flood/flood.py $(CURDIR)/.build/release/chakrad 0.5
 	tests/faults/restart.py $(CURDIR)/.build/release/chakrad
+	tests/faults/sessions.py $(CURDIR)/.build/release/chakrad
 	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
 
 # The daemon, on the first display it finds (DRM, then fbdev), or headless
