@@ -10,7 +10,7 @@ struct SpiralRenderTests {
         let path = NSTemporaryDirectory() + "chakra-spiral-\(getpid()).png"
         let catalogs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("etc/chakra/lang").path
-        var command = try #require(try Chakrad.parseAsRoot(["render", "--scene", "spiral", "--spiral-state", "hold", "--hold-elapsed", "7",
+        let command = try #require(try Chakrad.parseAsRoot(["render", "--scene", "spiral", "--spiral-state", "hold", "--hold-elapsed", "7",
                                                             "--language", "de", "--lang-dir", catalogs, "--size", "390x844", "-o", path]) as? RenderCommand)
         #expect(command.spiral.spiralState == .hold && command.spiral.holdElapsed == 7 && command.spiral.language == "de")
         try command.run()
