@@ -12,7 +12,7 @@ struct SessionCompactionTests {
     let now = 1_773_480_612.345
 
     /// A log file written directly (no fsync per record): `records`.
-    func seed(_ scratch: ScratchDirectory, _ records: [SessionRecord]) throws {
+    func writeLog(_ scratch: ScratchDirectory, _ records: [SessionRecord]) throws {
         scratch.write(try encoded(records))
     }
 
@@ -54,7 +54,7 @@ struct SessionCompactionTests {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let records = daily(400)
-        try seed(scratch, records)
+        try writeLog(scratch, records)
         let opened = try SessionLog.open(path: scratch.log, retention: SessionRetention(retentionDays: 365))
         #expect(opened.records == records)
         let log = opened.log
@@ -75,7 +75,7 @@ struct SessionCompactionTests {
     func notDue() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
-        try seed(scratch, daily(30))
+        try writeLog(scratch, daily(30))
         let before = try FileSystem.stat(scratch.log)
         let log = try SessionLog.open(path: scratch.log).log
         #expect(try log.compactIfDue(now: now) == nil)
@@ -103,7 +103,7 @@ struct SessionCompactionTests {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let records = daily(400)
-        try seed(scratch, records)
+        try writeLog(scratch, records)
         let temporary = scratch.path + "/.sessions.log.compacting"
         let compacted = try encoded(Array(records.suffix(365)))
         // Cut short while being written; whole but not renamed.
@@ -122,7 +122,7 @@ struct SessionCompactionTests {
         let records = daily(400)
         // What the directory may show after the power comes back: either file.
         for survivor in [Array(records.suffix(365)), records] {
-            try seed(scratch, survivor)
+            try writeLog(scratch, survivor)
             let opened = try SessionLog.open(path: scratch.log)
             #expect(opened.records == survivor && opened.recovery == {
                 var recovery = SessionLogRecovery()
@@ -138,7 +138,7 @@ struct SessionCompactionTests {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let records = daily(400)
-        try seed(scratch, records)
+        try writeLog(scratch, records)
         let log = try SessionLog.open(path: scratch.log).log
         let rule = "\(step)(\(log.temporaryPath)"
         SyscallFaults.inject(step == "write" ? ENOSPC : step == "fsync" ? EIO : EROFS, into: rule)
@@ -159,7 +159,7 @@ struct SessionCompactionTests {
     func directorySyncFails() throws {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
-        try seed(scratch, daily(400))
+        try writeLog(scratch, daily(400))
         let log = try SessionLog.open(path: scratch.log).log
         let rule = "fsync(\(scratch.path))"
         SyscallFaults.inject(EIO, into: rule)
@@ -201,7 +201,7 @@ struct SessionCompactionTests {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let records = (0..<100).map { sampleRecord($0, startedAt: now - 86400).asWritten }
-        try seed(scratch, records)
+        try writeLog(scratch, records)
         let log = try SessionLog.open(path: scratch.log).log
         #expect(log.length > 2 * 4096)
         log.retention = SessionRetention(maxBytes: 4096)

@@ -86,8 +86,8 @@ struct SessionLogContentsTests {
         #expect(SessionLogContents(scanning: []) == SessionLogContents())
     }
 
-    @Test("the fuzzer's seeds, written by another CRC-32 (Python's zlib), read as their names say")
-    func seeds() throws {
+    @Test("the fuzzer's starting corpus, written by another CRC-32 (Python's zlib), reads as its names say")
+    func fuzzCorpus() throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("tests/fuzz/corpus/sessions")
         func contents(_ name: String) throws -> SessionLogContents {
