@@ -12,7 +12,7 @@ all, default 100):
     would: most begun, traced a little and cancelled (a record each, some
     30 ms apart), every fortieth round one traced to the end first
     (held 4 s, completed);
-  - kills it with SIGKILL at a random moment (uniform over 0.03-0.4 s of
+  - kills it with SIGKILL at a random moment (uniform over 0.03-0.25 s of
     exercises, so kills fall before, between and during the appends);
   - reads the log with this script's own reader of the format (not
     chakrad's), checking:
@@ -212,7 +212,7 @@ def main():
 
         thread = threading.Thread(target=driver)
         thread.start()
-        time.sleep((4.8 if complete else 0) + rng.uniform(0.03, 0.4))
+        time.sleep((4.8 if complete else 0) + rng.uniform(0.03, 0.25))
         process.send_signal(signal.SIGKILL)
         process.wait()
         stop.set()
