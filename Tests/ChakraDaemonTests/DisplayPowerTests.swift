@@ -165,6 +165,28 @@ struct DisplayPowerTests {
         #expect(driver.core.status().display.screen == .on && driver.displayPowers == [false, true])
     }
 
+    @Test("a reload that drops the schedule keeps a display off by hand (it holds until changed)")
+    func reloadWithoutScheduleKeepsTheHand() throws {
+        let driver = try CoreDriver {
+            Self.openingHours(&$0)
+            $0.file = $0.config  // as if read from a file with the schedule
+        }
+        driver.rendering = false
+        driver.send(.wallClock(offset: Self.offset))
+        driver.run(until: Self.at("08:00") + 1)
+        #expect(succeeded(driver.command { .display(.off, reply: $0) }))
+        var config = driver.core.configuration.config
+        config.schedule = nil
+        let reloaded = driver.command { .applyConfiguration(LoadedConfig(config: config), reply: $0) }
+        #expect((try? reloaded?.get()) != nil)
+        let display = driver.core.status().display
+        #expect(display.screen == ScreenState(.off, .manual) && display.mode == .off && display.until == nil, "\(display)")
+        #expect(driver.displayPowers == [false, true, false], "closed before 08:00, on at 08:00, off by hand; not powered up by the reload")
+        #expect(driver.core.status().schedule == nil)
+        #expect(succeeded(driver.command { .display(.auto, reply: $0) }))
+        #expect(driver.core.status().display.screen == .on && driver.displayPowers.last == true)
+    }
+
     @Test("the wall clock set forward and back: evaluated again at once, not at the old deadline")
     func clockSteps() throws {
         let driver = try CoreDriver(configure: Self.openingHours)

@@ -22,8 +22,10 @@ extension DaemonCore {
             guard scheduleState != nil else { return }
             (scheduleState, scheduleNext, scheduleDeadline) = (nil, nil, nil)
             leaveLowPowerWindow()
-            displayMode = .auto
-            logger.info("schedule: none; the screen is on")
+            // A `display off|on` by hand stays: with no schedule it holds
+            // until changed (a reload that drops the schedule is no change
+            // of the hand's).
+            logger.info("schedule: none; the screen is \(displayMode == .off ? "off by hand" : "on")")
             updatePower()
             return
         }
