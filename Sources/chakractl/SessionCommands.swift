@@ -13,6 +13,8 @@ struct Stats: ClientCommand {
 
     let since: StatsQuery.Day?
 
+    init(since: StatsQuery.Day?) { self.since = since }
+
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let text = arguments.value("since") else {
             since = nil
@@ -32,8 +34,13 @@ struct Stats: ClientCommand {
             lines.append("the session records cannot be used: \(problem)")
         }
         let total = r["total"] ?? .null
-        let from = r["since"]?.stringValue.map { "since \($0)" } ?? r["first_day"]?.stringValue.map { "since \($0) (every record kept)" } ?? "no sessions yet"
-        lines.append("sessions \(from): \(Self.summary(total))")
+        if let since = r["since"]?.stringValue {
+            lines.append("sessions since \(since): \(Self.summary(total))")
+        } else if let first = r["first_day"]?.stringValue {
+            lines.append("sessions since \(first) (every record kept): \(Self.summary(total))")
+        } else {
+            lines.append("no sessions recorded yet")
+        }
         let days = r["days"]?.arrayValue ?? []
         if !days.isEmpty {
             lines.append("")

@@ -52,6 +52,12 @@ struct ChakractlParsingTests {
         #expect(try request(["spiral", "path"]) == .spiral(.path))
         #expect(try request(["spiral", "start", "--pattern", "box"]) == .spiral(.start, pattern: "box"))
         #expect(try request(["spiral", "--pattern=4-7-8", "start"]) == .spiral(.start, pattern: "4-7-8"))
+        #expect(try request(["stats"]) == .stats(StatsQuery()))
+        #expect(try request(["stats", "--since", "2026-11-01"]) == .stats(StatsQuery(since: StatsQuery.Day(year: 2026, month: 11, day: 1))))
+        #expect(try request(["touch", "down", "320", "215.5"]) == .touch(TouchRequest(phase: .down, x: 320, y: 215.5)))
+        #expect(try request(["touch", "move", "1", "2", "--contact", "9"]) == .touch(TouchRequest(phase: .move, contact: 9, x: 1, y: 2)))
+        #expect(try request(["touch", "up"]) == .touch(TouchRequest(phase: .up)))
+        #expect(try request(["touch", "cancel", "--contact=2"]) == .touch(TouchRequest(phase: .cancel, contact: 2)))
         let events = try #require(try invocation(["events", "scene_changed", "power-changed"]).0 as? Events)
         #expect(events.kinds == [.sceneChanged, .powerChanged])
         #expect(try #require(try invocation(["events"]).0 as? Events).kinds.isEmpty)
@@ -81,6 +87,9 @@ struct ChakractlParsingTests {
         ["set", "volume", "3"], ["set", "language", "en us"], ["switch"], ["switch", "heart", "--duration", "61"],
         ["switch", "heart", "--duration", "soon"], ["switch", "heart", "--transition", "wipe"], ["switch", "heart", "--duration"],
         ["spiral", "jump"], ["spiral", "cancel", "--pattern", "box"], ["spiral", "start", "--pattern", ""], ["spiral", "start", "--pattern"],
+        ["stats", "--since", "yesterday"], ["stats", "--since", "2026-02-30"], ["stats", "--since"],
+        ["touch"], ["touch", "tap", "1", "2"], ["touch", "down"], ["touch", "down", "1"], ["touch", "move", "1", "y"],
+        ["touch", "down", "1", "2", "3"], ["touch", "down", "inf", "2"], ["touch", "up", "--contact", "10"],
         ["events", "weather"], ["get"], ["snapshot"], ["snapshot", ""], ["status", "--timeout", "0"],
         ["status", "--timeout", "nan"], ["ping", "extra"], ["ping", "--jsn"], ["ping", "--json=yes"], ["ping", "-x"],
         ["--socket", "", "ping"], ["help", "bogus"], ["--transition", "cut", "switch", "heart"],
@@ -94,6 +103,33 @@ struct ChakractlParsingTests {
             #expect(!error.description.isEmpty)
             #expect(Chakractl.usageMessage(error).hasPrefix("chakractl: \(error.description)\nUsage: chakractl"))
         }
+    }
+
+    /// What a person reads from `stats`: totals, a row per day, patterns.
+    @Test func statsAsAPersonReadsThem() throws {
+        let reply = try JSONValue.parse(Array("""
+            {"file": "/var/lib/chakra/sessions.log", "recording": true, "problem": null, "since": null, "first_day": "2026-11-24",
+             "damaged": 1, "total": {"started": 4, "completed": 3, "abandoned": 1, "completion_rate": 0.75, "minutes_breathed": 12.46},
+             "days": [{"date": "2026-11-24", "started": 1, "completed": 0, "abandoned": 1, "completion_rate": 0, "minutes_breathed": 0.2},
+                      {"date": "2026-11-26", "started": 3, "completed": 3, "abandoned": 0, "completion_rate": 1, "minutes_breathed": 12.26}],
+             "patterns": {"box": 1, "6-4-8": 3}}
+            """.utf8)).get()
+        let text = Stats(since: nil).human(reply)
+        #expect(text == """
+            sessions since 2026-11-24 (every record kept): 4 started, 3 completed (75%), 1 abandoned, 12.5 minutes breathed
+
+            date        started  completed  rate  minutes
+            2026-11-24        1          0    0%      0.2
+            2026-11-26        3          3  100%     12.3
+
+            patterns: 6-4-8 3, box 1
+            1 damaged line skipped in /var/lib/chakra/sessions.log
+            """, "\(text)")
+        let none = try JSONValue.parse(Array("""
+            {"file": null, "recording": false, "problem": null, "since": null, "first_day": null, "damaged": 0,
+             "total": {"started": 0, "completed": 0, "abandoned": 0, "completion_rate": null, "minutes_breathed": 0}, "days": [], "patterns": {}}
+            """.utf8)).get()
+        #expect(Stats(since: nil).human(none) == "sessions are not recorded ([sessions] file is empty)\nno sessions recorded yet")
     }
 
     @Test func helpVersionAndNothing() throws {

@@ -91,7 +91,7 @@ struct EndToEndTests {
         // chakractl after `resume` has answered, so the test waits for it
         // (up to 30 s) before interrupting.
         let output = directory + "/events.jsonl"
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         events.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         func written() -> [String] {
             ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -193,6 +193,57 @@ struct EndToEndTests {
         #expect(access(socket, F_OK) == 0, "systemd's socket is never removed by chakrad")
         let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("control: listening on \(socket) (from systemd)"), "\(text)")
+    }
+
+    /// A finger from chakractl (`touch`) begins the spiral; `spiral cancel`
+    /// ends it; `stats` reads the record back, and after a restart too. A
+    /// log that cannot be opened: stats says why, nothing else breaks.
+    @Test func sessionsThroughTouchAndStats() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/chakra.toml"
+        try """
+            [display]
+            backlight = "none"
+            [scene]
+            default = "spiral"
+            [sessions]
+            file = "\(directory)/state/sessions.log"
+            """.write(toFile: config, atomically: false, encoding: .utf8)
+        let socket = directory + "/control.sock"
+        let arguments = ["run", "--config", config, "--output", "headless", "--headless-size", "320x240", "--vt", "none", "--socket", socket]
+        var daemon = try DaemonProcess(arguments, log: directory + "/chakrad.log")
+        #expect(daemon.waitUntilAnswering(socket: socket), "chakrad did not answer:\n\(daemon.output)")
+        let path = try Binaries.ctl(socket, "spiral", "path").output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        try #require(path.count > 20)
+        #expect(try Binaries.ctl(socket, "touch", "down", path[0][0], path[0][1]).status == 0)
+        for point in path[1...10] { _ = try Binaries.ctl(socket, "touch", "move", point[0], point[1]) }
+        #expect(try Binaries.ctl(socket, "spiral", "path").output.isEmpty == false)
+        let state = json(try Binaries.ctl(socket, "--json", "spiral", "path").output)?["result"]?["state"]
+        #expect(state == "inhale", "the touches began the exercise: \(String(describing: state))")
+        #expect(try Binaries.ctl(socket, "touch", "up").status == 0)
+        #expect(try Binaries.ctl(socket, "spiral", "cancel").status == 0)
+        #expect(eventually { (try? Binaries.ctl(socket, "stats").output)?.contains(": 1 started, 0 completed (0%), 1 abandoned,") == true })
+        let stats = json(try Binaries.ctl(socket, "--json", "stats").output)?["result"]
+        #expect(stats?["patterns"]?["6-4-8"] == 1 && stats?["damaged"] == 0 && stats?["problem"] == .null)
+        let log = try String(contentsOfFile: directory + "/state/sessions.log", encoding: .utf8)
+        #expect(log.hasPrefix("v1 start=") && log.contains(" outcome=abandoned ending=cancelled pattern=6-4-8 furthest=inhale "), "\(log)")
+        #expect(daemon.stop() == 0)
+
+        // Again on the same file: the record is read back.
+        daemon = try DaemonProcess(arguments, log: directory + "/chakrad-2.log")
+        #expect(daemon.waitUntilAnswering(socket: socket))
+        #expect(eventually { (try? Binaries.ctl(socket, "stats").output)?.contains(": 1 started, 0 completed") == true })
+        #expect(daemon.stop() == 0)
+
+        // A directory where the log should be: a clear problem, the daemon runs on.
+        try FileManager.default.removeItem(atPath: directory + "/state/sessions.log")
+        try FileManager.default.createDirectory(atPath: directory + "/state/sessions.log", withIntermediateDirectories: false)
+        daemon = try DaemonProcess(arguments, log: directory + "/chakrad-3.log")
+        #expect(daemon.waitUntilAnswering(socket: socket))
+        #expect(eventually { (try? Binaries.ctl(socket, "stats").output)?.contains("the session records cannot be used: ") == true })
+        #expect(try Binaries.ctl(socket, "ping").status == 0)
+        #expect(daemon.stop() == 0)
     }
 
     private func eventually(_ condition: () -> Bool) -> Bool {
