@@ -403,7 +403,7 @@ extension ControlService {
             fields["damaged"] = .int(damaged)
         }
         let report = history.report(since: since)
-        fields["first_day"] = history.report().days.first.map { .string("\($0.date)") } ?? .null
+        fields["first_day"] = history.firstDay.map { .string("\($0)") } ?? .null
         fields["total"] = Self.statsJSON(report.totals)
         fields["days"] = .array(report.days.map { day in
             guard case .object(var row) = Self.statsJSON(day.stats) else { return .null }

@@ -38,14 +38,17 @@ public final class Daemon: Sendable {
         // Before any thread exists (the scene's workers): see SignalSource.
         let signals = try SignalSource(signals: FrameLoop.signalsHandled)
         control.publish(DaemonStatus(starting: configuration, at: start))
-        // Before the socket: `stats` is answered from it. A log that cannot
-        // be opened is the thread's to report; the screen matters more.
+        let listener = try openControlListener()
+        // Only once no other chakrad answers on the socket (that one owns
+        // the session log: a second writer could cut or compact it under
+        // it), and before the server, which answers `stats` from it. A log
+        // that cannot be opened is the thread's to report.
         let sessions: SessionRecorder?
         do { sessions = try SessionRecorder.start(configuration.config.sessions, logger: logger) } catch {
             logger.error("sessions: \(error); sessions are not recorded")
             sessions = nil
         }
-        let server = try openControlSocket(sessions: sessions)
+        let server = listener.flatMap { startControlServer($0, sessions: sessions) }
         defer {
             // Last (defers run in reverse): the socket goes once the screen
             // is restored; a request sent after the loop stopped is closed
@@ -81,38 +84,45 @@ public final class Daemon: Sendable {
         try loop.run()
     }
 
-    /// The control socket, started: handed over by systemd (chakrad.socket),
-    /// else bound at [control] socket. A socket that cannot be made is logged
-    /// and the daemon runs without it: the screen matters more. But when
-    /// another process answers on the path, another chakrad most likely
-    /// has the screen: this one stops before it touches the output
-    /// (`DaemonStartError.socketInUse`).
-    private func openControlSocket(sessions: SessionRecorder?) throws(DaemonStartError) -> ControlServer? {
+    /// The control socket: handed over by systemd (chakrad.socket), else
+    /// bound at [control] socket; nil with none configured. A socket that
+    /// cannot be made is logged and the daemon runs without it: the screen
+    /// matters more. But when another process answers on the path, another
+    /// chakrad most likely has the screen: this one stops before it touches
+    /// the output or the session log (`DaemonStartError.socketInUse`).
+    private func openControlListener() throws(DaemonStartError) -> ControlListener? {
         let environment = ProcessInfo.processInfo.environment
         do {
-            let listener: ControlListener
             if let activated = try ControlListener.activated(environment: environment) {
                 // sd_listen_fds(unset_environment: true): no thread exists yet.
                 for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
-                listener = activated
                 logger.info("control: listening on \(activated.path ?? "fd 3") (from systemd)")
+                return activated
             } else if let settings = configuration.control, let path = settings.socket {
-                listener = try ControlListener.bind(path: path, mode: settings.mode, group: settings.group)
+                let listener = try ControlListener.bind(path: path, mode: settings.mode, group: settings.group)
                 if listener.replacedStaleSocket { logger.info("control: replaced the stale socket at \(path) (no one was listening: its daemon had died)") }
                 logger.info("control: listening on \(path) (mode 0\(String(settings.mode, radix: 8))\(settings.group.map { ", group " + $0 } ?? ""))")
-            } else {
-                return nil
+                return listener
             }
-            let limits = ControlService.limits(configuration.control ?? ChakraConfig.Control())
-            let service = ControlService(control: control, source: configuration.source, sessions: sessions,
-                                         sessionsFile: configuration.config.sessions.file, logger: logger)
+            return nil
+        } catch {
+            if error.inUse { throw .socketInUse(error.description) }
+            logger.error("control: \(error); running without the control socket")
+            return nil
+        }
+    }
+
+    /// The server on `listener`, started; requests wait in the command
+    /// queue until the loop runs.
+    private func startControlServer(_ listener: ControlListener, sessions: SessionRecorder?) -> ControlServer? {
+        let limits = ControlService.limits(configuration.control ?? ChakraConfig.Control())
+        let service = ControlService(control: control, source: configuration.source, sessions: sessions,
+                                     sessionsFile: configuration.config.sessions.file, logger: logger)
+        do {
             let server = try ControlServer(listener: listener, limits: limits, handler: service, logger: logger)
             service.connect(server)
-            // Requests wait in the command queue until the loop runs.
             server.start()
             return server
-        } catch let error as ControlSocketError where error.inUse {
-            throw .socketInUse(error.description)
         } catch {
             logger.error("control: \(error); running without the control socket")
             return nil

@@ -79,6 +79,9 @@ public struct SessionHistory: Sendable, Equatable {
     /// Days with at least one session.
     public var dayCount: Int { days.count }
 
+    /// The earliest day with a session; nil with none.
+    public var firstDay: CalendarDate? { days.keys.min() }
+
     /// The days from `since` through `until` (both included; nil: no limit
     /// on that side).
     public func report(since: CalendarDate? = nil, until: CalendarDate? = nil) -> SessionStatsReport {

@@ -103,7 +103,7 @@ extension FileSystem {
             do throws(SystemError) {
                 let written = bytes.withUnsafeBytes { raw -> SystemError? in
                     guard let base = raw.baseAddress else { return nil }
-                    do throws(SystemError) { try writeAll(fd, base, count: raw.count, file: temporary) } catch { return error }
+                    do throws(SystemError) { try Descriptor.writeAll(fd, base, count: raw.count, file: temporary) } catch { return error }
                     return nil
                 }
                 if let written { throw written }
@@ -122,17 +122,5 @@ extension FileSystem {
             throw error
         }
         if durably { try syncDirectory(directory(of: path)) }
-    }
-
-    /// Writes all of `count` bytes, a short write continued (a temporary
-    /// file no reader sees until it is renamed).
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, file: String) throws(SystemError) {
-        var offset = 0
-        while offset < count {
-            let written = try Descriptor.write(fd, bytes + offset, count: count - offset, file: file)
-            // A regular file that takes nothing (no space, no error) would spin.
-            guard written > 0 else { throw SystemError(call: "write(\(file))", errno: ENOSPC) }
-            offset += written
-        }
     }
 }

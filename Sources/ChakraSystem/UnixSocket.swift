@@ -132,11 +132,16 @@ public enum Descriptor {
         try Syscall.check("read(fd \(fd))") { Glibc.read(fd, buffer, count) }
     }
 
-    /// Writes all of `count` bytes (a short write is continued).
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int) throws(SystemError) {
+    /// Writes all of `count` bytes, a short write continued; `file` names
+    /// the calls (for errors, and for tests' faults), else the descriptor.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int, file: String? = nil) throws(SystemError) {
+        let name = file ?? "fd \(fd)"
         var offset = 0
         while offset < count {
-            offset += try Syscall.check("write(fd \(fd))") { Glibc.write(fd, bytes + offset, count - offset) }
+            let written = try write(fd, bytes + offset, count: count - offset, file: name)
+            // A file that takes nothing (no space, no error) would spin.
+            guard written > 0 else { throw SystemError(call: "write(\(name))", errno: ENOSPC) }
+            offset += written
         }
     }
 

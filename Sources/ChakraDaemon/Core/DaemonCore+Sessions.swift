@@ -40,13 +40,8 @@ extension DaemonCore {
 
     /// The shell's answer to `.recordSession`: on the disk, or why not.
     func sessionRecorded(_ record: SessionRecord, error: String?) {
-        if let error {
-            errors[.sessionRecord] += 1
-            emit(.sessionFinished(SessionFinishedReport(record: record, startedAt: localTime(record.startedAt), recorded: false, error: error)))
-        } else {
-            sessions.recorded += 1
-            emit(.sessionFinished(SessionFinishedReport(record: record, startedAt: localTime(record.startedAt), recorded: true, error: nil)))
-        }
+        if error == nil { sessions.recorded += 1 } else { errors[.sessionRecord] += 1 }
+        emit(.sessionFinished(SessionFinishedReport(record: record, startedAt: localTime(record.startedAt), error: error)))
     }
 
     /// The summary's session times (scene time) on the wall clock. Without
@@ -75,6 +70,8 @@ public struct SessionFinishedReport: Sendable, Equatable {
     public var record: SessionRecord
     /// The start in local time, ISO 8601.
     public var startedAt: String
-    public var recorded: Bool
+    /// Why the record is not on the disk; nil once it is.
     public var error: String?
+
+    public var recorded: Bool { error == nil }
 }
