@@ -31,8 +31,9 @@ public struct DisplayPowerStatus: Sendable, Equatable {
     /// Each part's summary: "drm: atomic ACTIVE=0 confirmed (crtc 38 ACTIVE=0); cec: …".
     public var checkDetail: String { checks.map(\.summary).joined(separator: "; ") }
 
-    /// "off by schedule until 07:30", "on by hand (the schedule says off)",
-    /// "dimmed while idle", "on".
+    /// "off by schedule until 07:30", "on by hand until 08:00", "on after
+    /// a touch until 20:00:19", "on until the exercise ends", "dimmed while
+    /// idle", "on".
     public var summary: String {
         var text = screen.power.rawValue
         switch screen.reason {
@@ -40,6 +41,7 @@ public struct DisplayPowerStatus: Sendable, Equatable {
         case .schedule?: text += " by schedule"
         case .idle?: text += " while idle"
         case .touch?: text += " after a touch"
+        case .exercise?: return text + " until the exercise ends"
         case nil: break
         }
         if let untilClock, screen.reason == .schedule || screen.reason == .touch || screen.reason == .manual { text += " until \(untilClock)" }

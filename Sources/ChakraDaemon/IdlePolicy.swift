@@ -13,7 +13,8 @@ public enum PowerState: String, Sendable, Equatable {
 /// When low power dims and blanks the screen ([low_power] dim_after,
 /// blank_after): after that many idle seconds, and only while low power is
 /// on. Idle means no activity: no control command that changes something,
-/// no `wake`, no finger down (`DaemonCore.noteActivity`). Pure: the core
+/// no `wake`, no finger down or moving (`DaemonCore.noteActivity`); an
+/// exercise in progress holds the blank off (`ScreenPolicy`). Pure: the core
 /// asks it.
 public struct IdlePolicy: Sendable, Equatable {
     public var dimAfter: Double

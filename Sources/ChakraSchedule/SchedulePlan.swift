@@ -40,5 +40,9 @@ extension LocalTime {
     /// "07:30" (seconds dropped: schedules are in minutes).
     public var clock: String { "\(Self.two(secondOfDay / 3600)):\(Self.two(secondOfDay / 60 % 60))" }
 
+    /// "07:30" on the minute, else "20:00:19": for ends that fall between
+    /// minutes (a touch's wake), which `clock` would show early.
+    public var clockToTheSecond: String { secondOfDay % 60 == 0 ? clock : clock + ":" + Self.two(secondOfDay % 60) }
+
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }

@@ -28,6 +28,20 @@ struct ScreenPolicyTests {
         #expect(decide(.on, .off, .blanked) == ScreenState(.off, .idle), "on by hand: the idle timers still blank")
         #expect(decide(.on, .scene("calm"), .normal) == .on)
     }
+
+    @Test("an exercise in progress keeps the screen from going dark by itself, never against the hand")
+    func exercise() {
+        func decide(_ mode: DisplayPowerMode, _ scheduled: ScheduleAction?, _ idle: PowerState, touch: Bool = false) -> ScreenState {
+            ScreenPolicy.decide(mode: mode, scheduled: scheduled, idle: idle, touchWoken: touch, exercise: true)
+        }
+        #expect(decide(.auto, .off, .normal) == ScreenState(.on, .exercise), "closing time")
+        #expect(decide(.auto, .off, .normal, touch: true) == ScreenState(.on, .touch), "the wake still runs")
+        #expect(decide(.auto, .scene("heart"), .blanked) == ScreenState(.on, .exercise), "the idle blank")
+        #expect(decide(.on, .off, .blanked) == ScreenState(.on, .exercise))
+        #expect(decide(.off, .scene("heart"), .normal) == ScreenState(.off, .manual), "display off by hand is obeyed")
+        #expect(decide(.auto, .dim, .normal) == ScreenState(.dimmed, .schedule), "dim is not dark")
+        #expect(decide(.auto, .scene("heart"), .normal) == .on)
+    }
 }
 
 /// Opening hours on virtual time in UTC: the monotonic clock starts at 100
@@ -231,9 +245,9 @@ struct DisplayPowerTests {
         driver.send(Self.touch(.down, id: 3, at: 110), at: 110)
         #expect(driver.core.status().spiral?.touching == true, "the next touch reaches the scene")
         driver.send(Self.touch(.up, id: 3, at: 111), at: 111)
-        driver.run(until: 139.9)
-        #expect(driver.core.status().display.screen.power == .on, "30 s from the last touch")
-        driver.run(until: 140.1)
+        driver.run(until: 140.9)
+        #expect(driver.core.status().display.screen.power == .on, "30 s from the last touch (the lift at 111)")
+        driver.run(until: 141.1)
         #expect(driver.core.status().display.screen == ScreenState(.off, .schedule))
         #expect(driver.displayPowers == [false, true, false])
     }

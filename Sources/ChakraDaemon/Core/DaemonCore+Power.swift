@@ -13,7 +13,17 @@ import ChakraSpiral
 extension DaemonCore {
     var idlePolicy: IdlePolicy { IdlePolicy(configuration.config.lowPower) }
 
-    /// Activity (a command, a finger down): the timers start again.
+    /// How long a person may keep the screen on past the moment it would
+    /// have gone dark by itself: a finger held on the glass after a touch's
+    /// wake, an exercise in progress past closing time or the idle blank.
+    /// Ten minutes is more than any exercise takes (the longest hold is
+    /// minutes, an exercise left alone is given up after
+    /// `spiral.abandon_after`), and short enough that a stuck contact or an
+    /// exercise that can never end (`abandon_after = 0`) does not keep a
+    /// kiosk lit all night.
+    static let personHoldLimit = 600.0
+
+    /// Activity (a command, a finger down or moving): the timers start again.
     func noteActivity() {
         lastActivity = now
         updatePower()
@@ -28,10 +38,34 @@ extension DaemonCore {
             logger.info("power: \(idle.rawValue)")
             emit(.powerChanged(idle))
         }
-        if let until = touchWakeUntil, now >= until { touchWakeUntil = nil }
+        if let end = touchWakeEnd, now >= end { touchWakeLastContact = nil }
+        let exercise = exerciseInProgress
+        let withinBound = exerciseHoldSince.map { now < $0 + Self.personHoldLimit } ?? true
         let decided = ScreenPolicy.decide(mode: displayMode, scheduled: scheduleState?.action, idle: power,
-                                          touchWoken: touchWakeUntil != nil)
+                                          touchWoken: touchWakeLastContact != nil, exercise: exercise && withinBound)
+        exerciseHoldSince = decided.reason == .exercise ? (exerciseHoldSince ?? now) : nil
+        if decided.reason == .exercise, screen.reason != .exercise {
+            logger.info("display: kept on until the exercise ends (at most \(Int(Self.personHoldLimit / 60)) minutes)")
+        }
         if decided != screen { show(decided) }
+    }
+
+    /// A breathing exercise is under way on screen (from the first touch on
+    /// the light through the celebration): the person breathing is not cut
+    /// off by the screen going dark by itself.
+    var exerciseInProgress: Bool {
+        guard let session = spiralScene?.session else { return false }
+        return session.state != .idle
+    }
+
+    /// When a touch's wake runs out: [display] wake_on_touch seconds after
+    /// the last contact of any finger; while a finger is on the glass, not
+    /// before `personHoldLimit` more has passed (a stuck contact must not
+    /// keep the kiosk lit for ever).
+    var touchWakeEnd: Double? {
+        guard let last = touchWakeLastContact else { return nil }
+        let end = last + configuration.config.display.wakeOnTouch
+        return contactsDown.isEmpty ? end : end + Self.personHoldLimit
     }
 
     private func show(_ next: ScreenState) {
@@ -57,6 +91,7 @@ extension DaemonCore {
         } else if let session = spiralScene?.session, session.state != .idle {
             session.finishExercise(time: clock.time(at: now))
         }
+        releaseContacts()
         cancelCrossfade()
         // One black frame first: a display that cannot power down (a
         // framebuffer without blanking), or a TV slow to, is dark anyway.
@@ -118,7 +153,7 @@ extension DaemonCore {
     func setDisplayMode(_ mode: DisplayPowerMode) {
         let changed = mode != displayMode
         displayMode = mode
-        touchWakeUntil = nil
+        touchWakeLastContact = nil
         logger.info("display: \(mode.rawValue) by hand")
         let before = screen
         // Someone is there: the idle timers start again too.
@@ -129,10 +164,37 @@ extension DaemonCore {
 
     // MARK: touches on a dark screen
 
+    /// Which fingers are on the glass; any contact of any finger (down,
+    /// move, lift) is the last touch a wake counts from.
+    func trackContact(_ event: TouchContactEvent) {
+        switch event.phase {
+        case .down: if !contactsDown.contains(event.id) { contactsDown.append(event.id) }
+        case .move: break
+        case .up, .cancel: contactsDown.removeAll { $0 == event.id }
+        }
+        if touchWakeLastContact != nil { touchWakeLastContact = now }
+    }
+
+    /// The screen goes dark: every finger on the glass is let go of (the
+    /// scene sees it lift) and kept from the scene until it lifts, exactly
+    /// as a finger that comes down in the dark. Nothing a finger does in
+    /// the dark reaches the scene, so nothing is drawn, begun or recorded.
+    private func releaseContacts() {
+        if followedContact != nil, let interactive = interactiveScene {
+            interactive.touchUp(time: clock.time(at: now))
+            pumpInteractiveScene()
+        }
+        followedContact = nil
+        for id in contactsDown where !consumedContacts.contains(id) {
+            logger.debug("touch: contact \(id) on the glass as the screen went dark: kept from the scene until it lifts")
+            consumedContacts.append(id)
+        }
+    }
+
     /// A touch on a screen that is off wakes it (the idle timers' blank;
-    /// the schedule's off for [display] wake_on_touch seconds) or not, and
-    /// the whole touch, down to the lift, never reaches the scene: a wake
-    /// tap must not start the spiral.
+    /// the schedule's off for [display] wake_on_touch seconds after the
+    /// last touch) or not, and the whole touch, down to the lift, never
+    /// reaches the scene: a wake tap must not start the spiral.
     func consumesTouch(_ event: TouchContactEvent) -> Bool {
         if let index = consumedContacts.firstIndex(of: event.id) {
             if event.phase == .up || event.phase == .cancel { consumedContacts.remove(at: index) }
@@ -146,19 +208,13 @@ extension DaemonCore {
         case .idle?:
             noteActivity()
         case .schedule? where wakeFor > 0:
-            logger.info("display: woken by a touch for \(wakeFor) s")
-            touchWakeUntil = now + wakeFor
+            logger.info("display: woken by a touch, until \(wakeFor) s after the last touch")
+            touchWakeLastContact = now
             noteActivity()
         default:
             break
         }
         return true
-    }
-
-    /// A finger down while a touch keeps the screen awake: the wake runs
-    /// for its whole time from now.
-    func extendTouchWake() {
-        if touchWakeUntil != nil { touchWakeUntil = now + configuration.config.display.wakeOnTouch }
     }
 
     // MARK: read-back
@@ -186,12 +242,14 @@ extension DaemonCore {
         var ends: Double?
         switch screen.reason {
         case .schedule?, .manual?: ends = scheduleNext.map { Double($0.at) }
-        case .touch?: ends = touchWakeUntil.flatMap { until in wallOffset.map { until + $0 } }
+        // While a finger is on the glass the wake has no end yet.
+        case .touch?: ends = contactsDown.isEmpty ? touchWakeEnd.flatMap { end in wallOffset.map { end + $0 } } : nil
+        case .exercise?: ends = exerciseHoldSince.flatMap { since in wallOffset.map { since + Self.personHoldLimit + $0 } }
         case .idle?, nil: ends = nil
         }
         if let ends {
             let local = timeZone.local(at: Int64(ends.rounded(.up)))
-            (status.until, status.untilClock) = (local.iso8601, local.clock)
+            (status.until, status.untilClock) = (local.iso8601, local.clockToTheSecond)
         }
         return status
     }

@@ -46,7 +46,7 @@ extension DaemonCore {
             logger.info("display: \(displayMode.rawValue) by hand ends; following the schedule")
             displayMode = .auto
         }
-        touchWakeUntil = nil
+        touchWakeLastContact = nil
         if state.action == .lowPower {
             if lowPowerBeforeSchedule == nil {
                 lowPowerBeforeSchedule = configuration.settings.lowPower

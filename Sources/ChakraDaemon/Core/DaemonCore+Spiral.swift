@@ -17,11 +17,18 @@ extension DaemonCore {
     // MARK: touches
 
     func handleTouch(_ event: TouchContactEvent) {
+        trackContact(event)
         if consumesTouch(event) { return }
-        if event.phase == .down {
+        switch event.phase {
+        case .down:
             logger.debug("touch: contact \(event.id) down at \(event.x), \(event.y)")
-            extendTouchWake()
             noteActivity()
+        case .move:
+            // A finger tracing is someone there: the idle timers must not
+            // dim the light under it.
+            noteActivity()
+        case .up, .cancel:
+            break
         }
         guard let interactive = interactiveScene else { return }
         if event.phase == .down, followedContact == nil { followedContact = event.id }
@@ -79,6 +86,9 @@ extension DaemonCore {
             }
         }
         if let session = spiralScene?.session { collectExercises(of: session) }
+        // The exercise that kept the screen on has ended: the schedule (or
+        // the idle blank) has its way now, not at the next turn.
+        if screen.reason == .exercise, !exerciseInProgress { updatePower() }
         if let report = spiralReport(withPath: false),
            abs(report.progress - lastSpiralProgressEvent.progress) >= 0.001, now - lastSpiralProgressEvent.time >= 0.2 {
             lastSpiralProgressEvent = (now, report.progress)
@@ -142,6 +152,7 @@ extension DaemonCore {
             pumpInteractiveScene()
             let report = spiralReport(withPath: false)!
             returnFromSpiral(because: "cancelled")
+            if screen.reason == .exercise { updatePower() }
             redraw = true
             return .success(report)
         case .path:

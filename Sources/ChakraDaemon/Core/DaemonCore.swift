@@ -92,11 +92,19 @@ public final class DaemonCore {
     // The screen: on, dimmed or really off, and why (DaemonCore+Power).
     var screen = ScreenState.on
     var displayMode = DisplayPowerMode.auto
-    /// A touch woke a screen the schedule keeps off, until then.
-    var touchWakeUntil: Double?
-    /// Contacts that touched a dark screen (to wake it or not): the whole
-    /// touch, down to lift, is kept from the scene.
+    /// A touch woke a screen the schedule keeps off: the time of the last
+    /// contact since (any finger's down, move or lift), from which
+    /// [display] wake_on_touch counts; nil when no wake runs.
+    var touchWakeLastContact: Double?
+    /// The fingers on the glass now, whether the scene sees them or not.
+    var contactsDown: [Int] = []
+    /// Contacts kept from the scene down to their lift: those that touched
+    /// a dark screen (to wake it or not), and those on the glass when it
+    /// went dark.
     var consumedContacts: [Int] = []
+    /// Since when an exercise in progress has kept the screen on past the
+    /// moment it would have gone dark (`personHoldLimit` bounds it).
+    var exerciseHoldSince: Double?
     /// The read-backs since the screen last went on or off.
     var displayChecks: [DisplayPowerReport] = []
 
@@ -157,6 +165,8 @@ public final class DaemonCore {
         pacer = Self.makePacer(display: display, configuration: configuration)
         effects.reserveCapacity(16)
         pendingEvents.reserveCapacity(8)
+        contactsDown.reserveCapacity(10)
+        consumedContacts.reserveCapacity(10)
     }
 
     // MARK: inputs and effects
@@ -307,7 +317,8 @@ public final class DaemonCore {
         consider(idlePolicy.nextChange(lastActivity: lastActivity, now: now, lowPower: configuration.settings.lowPower))
         consider(interactiveDeadline())
         consider(scheduleDeadline)
-        consider(touchWakeUntil)
+        consider(touchWakeEnd)
+        consider(exerciseHoldSince.map { $0 + Self.personHoldLimit })
         return wake
     }
 
