@@ -195,7 +195,7 @@ struct RetiredKeysDropInTests {
     func laidKeyByKey() throws {
         let tree = try ConfigTree()
         try tree.writeMain("[spiral]\nhold_cycle_up_duration = 3\nhold_cycle_down_duration = 6\n")
-        let dropIn = try tree.write("50-site.toml", "\n[spiral]\nhold_cycle_down_duration = 5\n")
+        try tree.write("50-site.toml", "\n[spiral]\nhold_cycle_down_duration = 5\n")
         let loaded = try tree.load()
         #expect(loaded.config.spiral.selectedPattern.phases == [BreathPhase(.in, 3), BreathPhase(.holdIn, 4), BreathPhase(.out, 5)])
         #expect(loaded.warnings.count == 1)
@@ -206,7 +206,6 @@ struct RetiredKeysDropInTests {
         let alone = try other.load(required: false)
         #expect(alone.config.spiral.selectedPattern.phases == [BreathPhase(.in, 6), BreathPhase(.holdIn, 1), BreathPhase(.out, 8)])
         #expect(alone.warnings.map { "\($0.file ?? ""):\($0.line ?? 0)" } == ["\(path):2"])
-        _ = dropIn
     }
 
     @Test("spiral.pattern or the limit on holds in another file apply to the cycle")
