@@ -185,10 +185,10 @@ let package = Package(
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraSessionsTests", dependencies: ["ChakraSessions", "ChakraSystem", "ChakraSchedule", "ChakraConfig"]),
-        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"]),
+        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"], exclude: ["Fixtures"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraSystem", "ChakraControlServer", "ChakraPNG"]),
-        .testTarget(name: "chakractlTests", dependencies: ["chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG"]),
-        .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster"]),
+        .testTarget(name: "chakractlTests", dependencies: ["chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG", "ChakraDaemon", "ChakraSessions", "ChakraSchedule"]),
+        .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ChakraSpiralTests", dependencies: ["ChakraSpiral", "ChakraText", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraPNG"]),
         // The Chromium references and parameter files are read by path (#filePath).
         .testTarget(name: "ChakraScenesTests", dependencies: ["ChakraScenes", "ChakraRaster", "ChakraMotion", "ChakraPNG"], exclude: ["Resources"]),

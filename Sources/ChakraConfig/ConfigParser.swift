@@ -44,6 +44,10 @@ public struct LoadedConfig: Sendable, Equatable {
     /// The file and lines of the keys a drop-in set: an issue about such a
     /// key names the drop-in, not the main file.
     private var laidBy: [String: Origin] = [:]
+    /// The retired hold cycle's keys the files set (path: seconds), laid
+    /// key by key like the others until every file is read, then read as
+    /// a breathing pattern (`RetiredKeys.translateHoldCycle`).
+    var holdCycleKeys: [String: Double] = [:]
 
     private struct Origin: Sendable, Equatable {
         var file: String?
@@ -80,6 +84,10 @@ public struct LoadedConfig: Sendable, Equatable {
             key.copy(from: later.config, into: &config)
             laidBy[path] = Origin(file: later.file, lines: later.lines)
             noteSet(path)
+        }
+        for (path, seconds) in later.holdCycleKeys {
+            holdCycleKeys[path] = seconds
+            laidBy[path] = Origin(file: later.file, lines: later.lines)
         }
         warnings += later.warnings
         files += later.files
@@ -140,10 +148,14 @@ public enum ConfigParser {
         try checkWhole(parsePart(text, file: file))
     }
 
-    /// The checks that need every file read and merged: the breathing
-    /// pattern chosen in one file may be defined in another, and the limit
-    /// on holds set in a third (`PatternConfig.check`).
+    /// What needs every file read and merged: the retired hold cycle's
+    /// keys, which may be in several files, become a breathing pattern
+    /// (`RetiredKeys`); the breathing pattern chosen in one file may be
+    /// defined in another, and the limit on holds set in a third
+    /// (`PatternConfig.check`).
     static func checkWhole(_ loaded: LoadedConfig) throws(ConfigError) -> LoadedConfig {
+        var loaded = loaded
+        RetiredKeys.translateHoldCycle(&loaded)
         let issues = PatternConfig.check(loaded)
         guard issues.isEmpty else { throw ConfigError(issues) }
         return loaded
@@ -187,11 +199,7 @@ public enum ConfigParser {
     }
 
     private static func read(_ path: String, _ value: ConfigValue, into loaded: inout LoadedConfig, errors: inout [ConfigIssue]) {
-        if let previous = PatternConfig.previousReleaseKey(path, value) {
-            let issue = loaded.issue(key: path, previous.message)
-            if previous.isError { errors.append(issue) } else { loaded.warnings.append(issue) }
-            return
-        }
+        if RetiredKeys.read(path, value, into: &loaded, errors: &errors) { return }
         guard let key = ConfigKeys.key(path) else {
             loaded.warnings.append(loaded.issue(key: path, unknownKeyMessage(path, value)))
             return

@@ -149,28 +149,4 @@ enum PatternConfig {
         }
         return issues
     }
-
-    // MARK: - The previous release's keys
-
-    /// spiral.hold_cycle_up/pause/down_duration, the fixed hold cycle
-    /// before breathing patterns, and their defaults. A file that gives the
-    /// old defaults (every file that was installed from the shipped one)
-    /// still starts, with a warning: the default pattern 6-4-8 is the same
-    /// cycle. Other values are an error: ignoring them would change the
-    /// exercise without a word.
-    static let previousCycleKeys: [String: Double] = [
-        "spiral.hold_cycle_up_duration": 6, "spiral.hold_cycle_pause_duration": 4, "spiral.hold_cycle_down_duration": 8,
-    ]
-
-    /// nil for any other key; else the message and whether it is an error.
-    static func previousReleaseKey(_ path: String, _ value: ConfigValue) -> (message: String, isError: Bool)? {
-        if path == "spiral.hold_cycle_duration" {
-            return ("ignored: the hold cycle is a breathing pattern now (spiral.pattern); delete the line", false)
-        }
-        guard let old = previousCycleKeys[path] else { return nil }
-        if value.number == old {
-            return ("no longer read, and not needed: the hold cycle is spiral.pattern now, whose default 6-4-8 is this same cycle; delete the line", false)
-        }
-        return ("no longer read: the hold cycle is a breathing pattern now; write yours as [spiral.patterns.NAME] and set spiral.pattern = \"NAME\" (docs/configuration.md, Breathing patterns)", true)
-    }
 }

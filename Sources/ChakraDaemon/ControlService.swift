@@ -414,10 +414,12 @@ extension ControlService {
         return .success(.object(fields))
     }
 
+    /// `minutes_breathed` unrounded: whoever shows it rounds it, once (a
+    /// value rounded here and again there, 0.446 → 0.45 → 0.5, is wrong).
     static func statsJSON(_ stats: SessionStats) -> JSONValue {
         ["started": .int(stats.started), "completed": .int(stats.completed), "abandoned": .int(stats.abandoned),
          "completion_rate": stats.completionRate.map { .double((($0 * 10_000).rounded()) / 10_000) } ?? .null,
-         "minutes_breathed": .double((stats.breathedSeconds / 60 * 100).rounded() / 100)]
+         "minutes_breathed": .double(stats.breathedSeconds / 60)]
     }
 
     static func sessionJSON(_ report: SessionFinishedReport) -> [String: JSONValue] {

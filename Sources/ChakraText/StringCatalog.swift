@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Logging
 import ChakraConfig
 import Synchronization
@@ -66,21 +65,33 @@ public final class StringCatalog: @unchecked Sendable {
     let chosen: [String: String]
     let english: [String: String]
     let logger: Logger
+    /// Whether a key the chosen language lacks is worth a line: not when
+    /// its whole file is missing, which was said once already.
+    let reportsMissingKeys: Bool
     private let reported = Mutex<Set<TextKey>>([])
 
     /// Loads `<directory>/<language>.toml` and `<directory>/en.toml`. A
-    /// missing or unreadable file is logged and treated as empty.
+    /// missing or unusable file counts as empty and is logged in one line
+    /// (`fileProblems`); its keys then fall back without a line each.
     public init(directory: String = StringCatalog.defaultDirectory, language: String,
                 logger: Logger = Logger(label: "chakra.text")) {
         self.language = language
         self.logger = logger
-        english = Self.load(directory: directory, language: "en", logger: logger)
-        chosen = language == "en" ? english : Self.load(directory: directory, language: language, logger: logger)
+        let englishFile = CatalogFile.read(Self.path(directory, "en"))
+        let chosenFile = language == "en" ? englishFile : CatalogFile.read(Self.path(directory, language))
+        english = englishFile.strings ?? [:]
+        chosen = chosenFile.strings ?? [:]
+        reportsMissingKeys = chosenFile.strings != nil
+        for (level, message) in Self.fileProblems(directory: directory, language: language, english: englishFile, chosen: chosenFile,
+                                                  directoryMissing: { CatalogFile.isMissing(directory: directory) }) {
+            logger.log(level: level, "\(message)")
+        }
     }
 
     /// A catalog from tables already read (tests, or callers that read the files themselves).
     public init(language: String, chosen: [String: String], english: [String: String], logger: Logger = Logger(label: "chakra.text")) {
         (self.language, self.chosen, self.english, self.logger) = (language, chosen, english, logger)
+        reportsMissingKeys = true
     }
 
     /// The string for `key` in the catalog's language, else English.
@@ -99,6 +110,7 @@ public final class StringCatalog: @unchecked Sendable {
     public var missingKeys: [TextKey] { TextKey.allCases.filter { chosen[$0.rawValue] == nil } }
 
     private func reportMissing(_ key: TextKey) {
+        guard reportsMissingKeys else { return }
         let first = reported.withLock { $0.insert(key).inserted }
         guard first else { return }
         let fallback = english[key.rawValue] != nil ? "English" : "the built-in English"
@@ -108,15 +120,37 @@ public final class StringCatalog: @unchecked Sendable {
     /// Times a key has been reported (at most once each): for tests.
     public var reportedKeys: Set<TextKey> { reported.withLock { $0 } }
 
-    /// Reads one catalog file: every string value at the top level.
-    static func load(directory: String, language: String, logger: Logger) -> [String: String] {
-        let path = directory.hasSuffix("/") ? "\(directory)\(language).toml" : "\(directory)/\(language).toml"
-        do {
-            return try parse(String(contentsOfFile: path, encoding: .utf8))
-        } catch {
-            logger.warning("text: cannot read the '\(language)' catalog \(path): \(error)")
-            return [:]
+    /// `<directory>/<language>.toml`.
+    static func path(_ directory: String, _ language: String) -> String {
+        directory.hasSuffix("/") ? "\(directory)\(language).toml" : "\(directory)/\(language).toml"
+    }
+
+    /// What to log about the catalog files, a line for each problem:
+    /// nothing when the chosen language's file was read (and English's, if
+    /// that is another file, is not broken); one line for a missing
+    /// directory, however many files are not in it; an error naming the
+    /// file for one that is there but unusable (a mistake to mend, not a
+    /// kiosk without catalogs).
+    static func fileProblems(directory: String, language: String, english: CatalogFile, chosen: CatalogFile,
+                             directoryMissing: () -> Bool) -> [(Logger.Level, String)] {
+        let builtIn = "using the built-in English texts"
+        let fallback = language != "en" && english.strings != nil ? "using English" : builtIn
+        var problems: [(Logger.Level, String)] = []
+        switch chosen {
+        case .strings: break
+        case .missing:
+            if directoryMissing() {
+                return [(.warning, "text: no language catalogs in \(directory) (no such directory); " + (language == "en" ? "" : "no '\(language)' texts, ") + builtIn)]
+            }
+            problems.append((.warning, "text: no '\(language)' catalog \(path(directory, language)) (no such file); \(fallback)"))
+        case .unusable(let why):
+            problems.append((.error, "text: the '\(language)' catalog \(path(directory, language)) cannot be used: \(why); \(fallback)"))
         }
+        if language != "en", case .unusable(let why) = english {
+            let effect = chosen.strings != nil ? "keys the '\(language)' catalog lacks use the built-in English texts" : builtIn
+            problems.append((.error, "text: the 'en' catalog \(path(directory, "en")) cannot be used: \(why); \(effect)"))
+        }
+        return problems
     }
 
     /// The `key = "value"` pairs of a catalog's text; non-string values are ignored.

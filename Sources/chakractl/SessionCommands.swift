@@ -74,9 +74,15 @@ struct Stats: ClientCommand {
         return "\(Int((rate * 100).rounded()))%"
     }
 
+    /// Minutes to a tenth, rounded once here (chakrad sends them
+    /// unrounded), halves up: 0.446 is "0.4", 0.05 (3 s) "0.1". Counted
+    /// in tenths of the whole milliseconds the records hold (a tenth of a
+    /// minute is 6 s), so a half is exactly a half, not a float a hair
+    /// either side of it.
     static func minutes(_ value: JSONValue?) -> String {
-        guard let m = value?.doubleValue else { return "-" }
-        let tenths = Int((m * 10).rounded())
+        guard let m = value?.doubleValue, m.isFinite, m >= 0, m < 1e12 else { return "-" }
+        let milliseconds = (m * 60_000).rounded()
+        let tenths = Int((milliseconds / 6000).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
 

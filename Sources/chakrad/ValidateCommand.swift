@@ -14,15 +14,16 @@ struct ValidateCommand: ParsableCommand {
         discussion: """
         Reads FILE (default: \(ConfigSource.defaultPath), which may be missing) and the drop-ins in FILE.d/*.toml, \
         and applies every check chakrad applies at start. Valid: one line on standard output, exit 0. Invalid: every \
-        error on standard error as FILE:LINE: KEY: PROBLEM, exit 1. Warnings (unknown keys) go to standard error \
-        and do not fail the check unless --strict is given.
+        error on standard error as FILE:LINE: KEY: PROBLEM, exit 1. Warnings go to standard error and do not fail \
+        the check unless --strict is given: unknown keys, and deprecated keys of an earlier release, which chakrad reads \
+        as what replaced them (the warning shows the lines to write instead).
         """
     )
 
     @Argument(help: ArgumentHelp("The main configuration file (must exist when given).", valueName: "file"))
     var file: String?
 
-    @Flag(help: "Fail on warnings too (unknown keys and tables).")
+    @Flag(help: "Fail on warnings too (unknown keys and tables, deprecated keys).")
     var strict = false
 
     /// What the check found: lines for standard output and standard

@@ -2,8 +2,8 @@ import Testing
 @testable import ChakraConfig
 
 /// Breathing patterns: the presets, [spiral.patterns.NAME] tables, the
-/// checks (with file and line), the limit on holds, the drop-ins, and the
-/// previous release's hold_cycle_* keys.
+/// checks (with file and line), the limit on holds, the drop-ins. (The
+/// previous release's hold_cycle_* keys: RetiredKeysTests.)
 @Suite("Breathing patterns")
 struct PatternConfigTests {
     private func parse(_ text: String) throws -> LoadedConfig {
@@ -198,26 +198,6 @@ struct PatternConfigTests {
         let text = (0..<17).map { "[spiral.patterns.p\($0)]\nphases = [{ kind = \"in\", seconds = 4 }, { kind = \"out\", seconds = 4 }]\n" }.joined()
         let found = issues(text)
         #expect(found.map(\.description) == ["test.toml:33: spiral.patterns.p16: more than 16 patterns in [spiral.patterns]; every pattern's texts are drawn when the exercise is shown"])
-    }
-
-    @Test("the previous release's hold_cycle_* keys: its defaults warn (6-4-8 is that cycle), other values are errors")
-    func previousReleaseKeys() throws {
-        let old = try parse("""
-            [spiral]
-            hold_duration = 72.0
-            hold_cycle_up_duration = 6.0
-            hold_cycle_pause_duration = 4
-            hold_cycle_down_duration = 8.0
-            """)
-        #expect(old.config == ChakraConfig())
-        #expect(old.warnings.map { "\($0.line ?? 0) \($0.key ?? "")" } == [
-            "3 spiral.hold_cycle_up_duration", "4 spiral.hold_cycle_pause_duration", "5 spiral.hold_cycle_down_duration",
-        ])
-        #expect(old.warnings.allSatisfy { $0.message.contains("default 6-4-8 is this same cycle") })
-        let changed = issues("[spiral]\nhold_cycle_up_duration = 6.0\nhold_cycle_down_duration = 10.0\n")
-        #expect(changed.map(\.description) == [
-            "test.toml:3: spiral.hold_cycle_down_duration: no longer read: the hold cycle is a breathing pattern now; write yours as [spiral.patterns.NAME] and set spiral.pattern = \"NAME\" (docs/configuration.md, Breathing patterns)",
-        ])
     }
 
     @Test("the lines of inline tables in a multi-line array")

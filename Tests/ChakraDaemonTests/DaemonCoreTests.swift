@@ -344,6 +344,43 @@ struct DaemonCoreTests {
         #expect(driver.core.status().configFiles == [main, main + ".d/50-site.toml"])
     }
 
+    @Test("a reload, by chakractl or by SIGHUP, reads the old hold cycle's keys as their pattern, with one warning")
+    func reloadTranslatesTheHoldCycle() throws {
+        let root = "/tmp/chakra-reload-holdcycle-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let main = root + "/chakra.toml"
+        #expect(mkdir(root, 0o700) == 0)
+        defer { for path in [main, root] { _ = remove(path) } }
+        func write(_ text: String) {
+            let file = fopen(main, "w")
+            fputs(text, file)
+            fclose(file)
+        }
+        write("[spiral]\nhold_duration = 72.0\n")
+        let source = ConfigSource(path: main, required: true)
+        let driver = try CoreDriver()
+        let first = try source.load()
+        _ = driver.command { .applyConfiguration(first, reply: $0) }
+        #expect(driver.core.configuration.config.spiral.selectedPattern.name == "6-4-8")
+
+        // As `chakractl reload` applies it (ControlService reads the file with source.load()).
+        write("[spiral]\nhold_duration = 72.0\nhold_cycle_up_duration = 3.0\nhold_cycle_pause_duration = 2.0\nhold_cycle_down_duration = 5.0\n")
+        let second = try source.load()
+        let report = try #require(try driver.command { .applyConfiguration(second, reply: $0) }?.get())
+        #expect(report.changed == ["spiral.pattern", "spiral.patterns"])
+        #expect(report.warnings.count == 1)
+        #expect(report.warnings.first?.hasPrefix("\(main):3: spiral.hold_cycle_up_duration: deprecated") == true)
+        let pattern = driver.core.configuration.config.spiral.selectedPattern
+        #expect(pattern.name == "hold-cycle" && pattern.phases == [BreathPhase(.in, 3), BreathPhase(.holdIn, 2), BreathPhase(.out, 5)])
+
+        // As SIGHUP applies it (FrameLoop reads it with the same source.load()): back to the defaults, then the cycle again.
+        write("[spiral]\nhold_duration = 72.0\n")
+        driver.send(.reload(Result { () throws(ConfigError) in try source.load() }))
+        #expect(driver.core.configuration.config.spiral.selectedPattern.name == "6-4-8")
+        write("[spiral]\nhold_cycle_pause_duration = 0\n")
+        driver.send(.reload(Result { () throws(ConfigError) in try source.load() }))
+        #expect(driver.core.configuration.config.spiral.selectedPattern.phases == [BreathPhase(.in, 6), BreathPhase(.out, 8)])
+    }
+
     @Test("status: the scene, the settings, frames, fps and uptime at the time asked")
     func statusContents() throws {
         let driver = try CoreDriver()

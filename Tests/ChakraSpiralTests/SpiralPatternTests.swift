@@ -172,4 +172,37 @@ struct SpiralPatternTests {
         #expect(s.holdPhase(elapsed: 13).kind == .holdOut && s.holdPulse(elapsed: 13) == 1)
         #expect(s.holdPhase(elapsed: 19.5) == HoldMoment(index: 1, kind: .holdIn, fraction: 0.25))
     }
+
+    /// The hold cycle as the release before patterns breathed it
+    /// (SpiralSession.holdPhase at 2055082^), copied here as the reference.
+    static func oldHoldPhase(up: Double, pause: Double, down: Double, elapsed: Double) -> (kind: BreathPhase.Kind, fraction: Double) {
+        let cycle = up + pause + down
+        let t = cycle > 0 ? elapsed.truncatingRemainder(dividingBy: cycle) : 0
+        if t < up { return (.in, up > 0 ? t / up : 1) }
+        if t < up + pause { return (.holdIn, pause > 0 ? (t - up) / pause : 1) }
+        return (.out, down > 0 ? min((t - up - pause) / down, 1) : 1)
+    }
+
+    @Test("the old hold cycle's keys breathe as their release did: the same phases, texts and fractions at every moment",
+          arguments: [(3.0, 2.0, 5.0), (6.0, 4.0, 8.0), (4.0, 0.0, 6.5), (5.5, 3.25, 9.0)])
+    func oldHoldCycleKeys(_ cycle: (up: Double, pause: Double, down: Double)) throws {
+        let loaded = try ConfigParser.parse("""
+            [spiral]
+            hold_duration = 72.0
+            hold_cycle_up_duration = \(cycle.up)
+            hold_cycle_pause_duration = \(cycle.pause)
+            hold_cycle_down_duration = \(cycle.down)
+            """)
+        let s = SpiralSession(config: loaded.config.spiral, width: 390, height: 844)
+        #expect(s.pattern.cycleSeconds == cycle.up + cycle.pause + cycle.down)
+        let oldTexts: [BreathPhase.Kind: String] = [.in: "Breathe in slowly", .holdIn: "Hold your breath", .out: "Breathe out slowly"]
+        for step in 0..<(72 * 8) {
+            let elapsed = Double(step) / 8
+            let old = Self.oldHoldPhase(up: cycle.up, pause: cycle.pause, down: cycle.down, elapsed: elapsed)
+            let (kind, _, fraction, text) = phase(s, elapsed)
+            #expect(kind == old.kind, "at \(elapsed) s")
+            #expect(abs(fraction - old.fraction) < 1e-9, "at \(elapsed) s")
+            #expect(text == oldTexts[old.kind], "at \(elapsed) s")
+        }
+    }
 }

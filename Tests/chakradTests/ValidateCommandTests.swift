@@ -41,6 +41,21 @@ struct ValidateCommandTests {
         #expect(try validate([tree.main]).output == ["valid: 3 keys set, 2 drop-ins"])
     }
 
+    @Test("the old hold cycle's keys: valid (chakrad runs with them), one warning saying they are deprecated and what to write")
+    func deprecatedHoldCycle() throws {
+        let tree = try Tree(main: "[spiral]\nhold_cycle_up_duration = 3\nhold_cycle_pause_duration = 2\nhold_cycle_down_duration = 5\n")
+        let outcome = try validate([tree.main])
+        #expect(outcome.status == 0 && outcome.output == ["valid: 0 keys set, 0 drop-ins"])
+        #expect(outcome.errors.count == 1, "\(outcome.errors)")
+        let warning = try #require(outcome.errors.first)
+        #expect(warning.hasPrefix("warning: \(tree.main):2: spiral.hold_cycle_up_duration: deprecated"))
+        #expect(warning.contains("read as the pattern \"hold-cycle\" (in 3 s, hold-in 2 s, out 5 s), which breathes the same"))
+        #expect(warning.contains("\n    pattern = \"hold-cycle\"\n"))
+        #expect(warning.hasSuffix("\n    [spiral.patterns.hold-cycle]\n    phases = [{ kind = \"in\", seconds = 3 }, { kind = \"hold-in\", seconds = 2 }, { kind = \"out\", seconds = 5 }]"))
+        // --strict fails on warnings, this one too: the file still has keys to rewrite.
+        #expect(try validate([tree.main, "--strict"]).status == 1)
+    }
+
     @Test("invalid: exit 1 with every error as file:line: key: problem")
     func invalid() throws {
         let tree = try Tree(main: "[display]\nrotation = 45\n")

@@ -145,7 +145,7 @@ if ((boot == 1)); then
     wait_for 10 bash -c 'runuser -u kioskadmin -- chakractl --json stats 2>/dev/null | grep -q "\"total\":{\"abandoned\":1,"'
     ctl --json stats >"$R/stats-1.json" 2>&1
     check "chakractl stats: the cancelled exercise, abandoned ($(cat "$R/stats-1.json"))" \
-        grep -qE '"total":\{"abandoned":1,"completed":0,"completion_rate":0(\.0)?,"minutes_breathed":[0-9.]+,"started":1\}' "$R/stats-1.json"
+        grep -qE '"total":\{"abandoned":1,"completed":0,"completion_rate":0(\.0)?,"minutes_breathed":[0-9.e+-]+,"started":1\}' "$R/stats-1.json"
     check "/var/lib/chakra is chakra's, mode 0750 ($(stat -c '%U %a' /var/lib/chakra))" test "$(stat -c '%U %a' /var/lib/chakra)" = "chakra 750"
     check "sessions.log: chakra's, mode 0640, one record ($(stat -c '%U %a' /var/lib/chakra/sessions.log 2>&1))" \
         bash -c '[[ $(stat -c "%U %a" /var/lib/chakra/sessions.log) == "chakra 640" && $(grep -c "^v1 .* outcome=abandoned ending=cancelled " /var/lib/chakra/sessions.log) == 1 ]]'
