@@ -163,18 +163,18 @@ public final class ControlService: ControlHandler {
     }
 
     /// Reads the file here (the server's thread, a few hundred bytes);
-    /// the loop applies it. An invalid file changes nothing.
+    /// the loop applies it, or counts and answers its errors: a refusal is
+    /// counted in one place whichever way the reload came. An invalid file
+    /// changes nothing.
     private func reload(reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
         let loaded: LoadedConfig
-        do {
+        do throws(ConfigError) {
             loaded = try source.load()
         } catch {
-            logger.error("reload: kept the old settings; the configuration has errors:\n\(error)")
-            return reply(.failure(ControlError(.configInvalid, error.description)))
+            return control.send(.refuseConfiguration(error) { result in reply(result.map { _ in .null }.mapError(Self.error)) })
         }
         let file = loaded.file
-        control.send(.applyConfiguration(loaded) { [logger] result in
-            if case .failure(let error) = result { logger.error("reload: kept the old settings: \(error)") }
+        control.send(.applyConfiguration(loaded) { result in
             reply(result.map { report in
                 ["file": file.map { .string($0) } ?? .null,
                  "changed": .array(report.changed.map { .string($0) }),

@@ -28,6 +28,9 @@ public enum DaemonCommand: Sendable {
     /// A configuration file read again (reload): applied as far as it can
     /// be at run time.
     case applyConfiguration(LoadedConfig, reply: Reply<ReloadReport>)
+    /// A reload whose files could not be read (their errors): refused, and
+    /// counted by the loop as a refusal by SIGHUP is.
+    case refuseConfiguration(ConfigError, reply: Reply<ReloadReport>)
     /// Someone is there (`wake`): the idle timers start again and a dimmed
     /// or blank screen comes back.
     case activity(reply: Reply<PowerState>?)
