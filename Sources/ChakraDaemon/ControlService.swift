@@ -62,7 +62,7 @@ public final class ControlService: ControlHandler {
         case .version:
             reply(.success(["version": .string(ChakraVersion.current), "protocol": .int(ControlProtocol.version), "daemon": "chakrad"]))
         case .status:
-            reply(.success(Self.statusJSON(control.status, clients: context.clients)))
+            reply(.success(Self.statusJSON(control.status(at: MonotonicClock.now()), clients: context.clients)))
         case .scenes:
             reply(.success(["scenes": .array(DaemonScenes.names.map { .string($0) }), "current": .string(control.status.scene)]))
         case .switchScene(let request):
@@ -89,7 +89,8 @@ public final class ControlService: ControlHandler {
                 reply(result.map { Self.displayJSON(control.status.display) }.mapError(Self.error))
             })
         case .health:
-            reply(.success(Self.healthJSON(DaemonHealth.evaluate(control.status, now: MonotonicClock.now()))))
+            let now = MonotonicClock.now()
+            reply(.success(Self.healthJSON(DaemonHealth.evaluate(control.status(at: now), now: now))))
         case .touch(let touch):
             let event = Self.touchEvent(touch, time: MonotonicClock.now())
             control.send(.touch(event) { result in
@@ -162,18 +163,18 @@ public final class ControlService: ControlHandler {
     }
 
     /// Reads the file here (the server's thread, a few hundred bytes);
-    /// the loop applies it. An invalid file changes nothing.
+    /// the loop applies it, or counts and answers its errors: a refusal is
+    /// counted in one place whichever way the reload came. An invalid file
+    /// changes nothing.
     private func reload(reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
         let loaded: LoadedConfig
-        do {
+        do throws(ConfigError) {
             loaded = try source.load()
         } catch {
-            logger.error("reload: kept the old settings; the configuration has errors:\n\(error)")
-            return reply(.failure(ControlError(.configInvalid, error.description)))
+            return control.send(.refuseConfiguration(error) { result in reply(result.map { _ in .null }.mapError(Self.error)) })
         }
         let file = loaded.file
-        control.send(.applyConfiguration(loaded) { [logger] result in
-            if case .failure(let error) = result { logger.error("reload: kept the old settings: \(error)") }
+        control.send(.applyConfiguration(loaded) { result in
             reply(result.map { report in
                 ["file": file.map { .string($0) } ?? .null,
                  "changed": .array(report.changed.map { .string($0) }),
@@ -250,8 +251,9 @@ extension ControlService {
          "language": .string(status.language), "brightness": status.brightness.map { .int($0) } ?? .null]
     }
 
+    /// `status`'s fields from `status` as given (`DaemonControl.status(at:)`
+    /// makes the frames and the uptime those of the moment asked).
     static func statusJSON(_ status: DaemonStatus, clients: Int) -> JSONValue {
-        let uptime = status.publishedAt > 0 ? status.uptime + (MonotonicClock.now() - status.publishedAt) : status.uptime
         var fields: [String: JSONValue] = [
             "scene": .string(status.scene),
             "paused": .bool(status.paused),
@@ -270,12 +272,12 @@ extension ControlService {
                          "abandoned": .int(status.sessions.abandoned), "recorded": .int(status.sessions.recorded),
                          "breathed_seconds": .double(round2(status.sessions.breathedSeconds))],
             "errors": .object(Dictionary(uniqueKeysWithValues: ErrorKind.allCases.map { ($0.rawValue, JSONValue.int(status.errors[$0])) })),
-            "frames": .int(status.framesPresented),
+            "frames": .int(status.frames.presented),
             "vt_active": .bool(status.vtActive),
             "backlight": status.backlight.map { .string($0) } ?? .null,
             "power": .string(status.power.rawValue),
             "schedule": status.schedule.map(scheduleStatusJSON) ?? .null,
-            "uptime": .double(round2(uptime)),
+            "uptime": .double(round2(status.uptime)),
             "clients": .int(clients),
             "input_devices": .array(status.inputDevices.map { .string($0) }),
             "touch_latency_ms": ["median": .double(round2(status.touchLatency.median)), "p99": .double(round2(status.touchLatency.p99)),

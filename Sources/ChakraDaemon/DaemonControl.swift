@@ -28,6 +28,9 @@ public enum DaemonCommand: Sendable {
     /// A configuration file read again (reload): applied as far as it can
     /// be at run time.
     case applyConfiguration(LoadedConfig, reply: Reply<ReloadReport>)
+    /// A reload whose files could not be read (their errors): refused, and
+    /// counted by the loop as a refusal by SIGHUP is.
+    case refuseConfiguration(ConfigError, reply: Reply<ReloadReport>)
     /// Someone is there (`wake`): the idle timers start again and a dimmed
     /// or blank screen comes back.
     case activity(reply: Reply<PowerState>?)
@@ -189,6 +192,9 @@ public final class DaemonControl: Sendable {
     private let published = Mutex(DaemonStatus())
     private let listeners = Mutex<[@Sendable (DaemonEvent) -> Void]>([])
     let wakeup: Wakeup
+    /// The frame count, the last frame and the last stall, as of the last
+    /// frame presented (the loop stores them after each).
+    let frames = LiveFrames()
 
     init() throws {
         wakeup = try Wakeup()
@@ -199,7 +205,27 @@ public final class DaemonControl: Sendable {
         wakeup.signal()
     }
 
+    /// The status as last published: on every change, and every couple
+    /// of seconds while animating.
     public var status: DaemonStatus { published.withLock { $0 } }
+
+    /// The published status made true at `now` (monotonic) where it moves
+    /// between publications: the frames (count, last frame, last stall) as
+    /// the loop left them after its last presented frame, and the uptime.
+    /// For `status` and `health`.
+    public func status(at now: Double) -> DaemonStatus {
+        var status = status
+        // The loop stores the live copy before it publishes the status of
+        // the same frame: it is never behind in the daemon (the newer wins).
+        let live = frames.load()
+        if live.presented >= status.frames.presented { status.frames = live }
+        // Not before the first publication (nothing to count from).
+        if status.publishedAt > 0, now > status.publishedAt {
+            status.uptime += now - status.publishedAt
+            status.publishedAt = now
+        }
+        return status
+    }
 
     func publish(_ status: DaemonStatus) { published.withLock { $0 = status } }
 

@@ -16,9 +16,17 @@ public struct DaemonStatus: Sendable, Equatable {
     /// Every frame is the same (reduce motion): one was shown, no more.
     public var still = false
     public var vtActive = true
-    public var framesPresented = 0
-    /// Monotonic time the last frame reached the screen; nil before the first.
-    public var lastFrameAt: Double?
+    /// Frames presented, the last one's time, the last stall. In the
+    /// published copy as of publishing; `DaemonControl.status(at:)` lays
+    /// the loop's live values over it.
+    public var frames = FrameProgress()
+    /// Since when frames have been due without a break (monotonic): from
+    /// start, the screen powered up, the VT back, the display plugged in,
+    /// the scene moving again; nil while none are due by design (a still
+    /// or paused picture, the screen off, the VT away, the display
+    /// unplugged). Health measures a frame's lateness from the later of
+    /// this and the last frame.
+    public var framesDueSince: Double?
     /// The display is unplugged and the output waits for it.
     public var waitingForDisplay = false
     public var fps = 0.0
@@ -66,6 +74,8 @@ public struct DaemonStatus: Sendable, Equatable {
         configFiles = configuration.configFiles
         self.configuration = configuration.config
         publishedAt = now
+        // The first frame is due from the start (health's grace runs from here).
+        framesDueSince = now
     }
 
     /// The first word of the output summary: drm, fbdev, headless.
@@ -99,7 +109,7 @@ public struct DaemonStatus: Sendable, Equatable {
         scene=\(scene)
         output=\(output)
         size=\(width)x\(height)
-        frames=\(framesPresented)
+        frames=\(frames.presented)
         fps=\(format1(fps))
         paused=\(paused)
         still=\(still)

@@ -141,7 +141,7 @@ final class FrameLoop {
             plan.render(into: output.drawBuffer())
             let drawn = MonotonicClock.now()
             core.send(.drawn(seconds: drawn - start), at: drawn)
-            if let presentation = output.present() { core.send(.presented(presentation), at: MonotonicClock.now()) }
+            if let presentation = output.present() { presented(presentation) }
         case .setBacklight(let percent):
             do {
                 try backlight?.set(percent: percent)
@@ -185,6 +185,14 @@ final class FrameLoop {
         }
     }
 
+    /// A frame is on screen: the core hears it, and the control thread's
+    /// copy of the frames follows at once (a few atomic stores), so
+    /// `status` and `health` never wait for the next publication.
+    private func presented(_ presentation: Presentation) {
+        core.send(.presented(presentation), at: MonotonicClock.now())
+        control.frames.store(core.frameProgress)
+    }
+
     private func displayChanged(at now: Double) {
         let facts = DisplayFacts(output)
         guard facts != displayFacts else { return }
@@ -207,7 +215,8 @@ final class FrameLoop {
         if poller.isReadable(1) { for command in control.takeCommands() { handle(command) } }
         for (index, descriptor) in outputDescriptors.enumerated() where poller.isReadable(2 + index) {
             if let presentation = output.handleReadable(descriptor: descriptor, now: MonotonicClock.now()) {
-                send(.presented(presentation), at: MonotonicClock.now())
+                presented(presentation)
+                while let effect = core.nextEffect() { perform(effect) }
             }
         }
         if let touch, poller.isReadable(touchIndex) {

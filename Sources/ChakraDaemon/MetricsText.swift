@@ -16,7 +16,7 @@ public enum MetricsText {
         text.sample("chakra_uptime_seconds", status.uptime)
 
         text.family("chakra_frames_presented_total", .counter, "Frames put on screen since chakrad started.")
-        text.sample("chakra_frames_presented_total", Double(status.framesPresented))
+        text.sample("chakra_frames_presented_total", Double(status.frames.presented))
         text.family("chakra_fps", .gauge, "Frames per second presented, over the last couple of seconds.")
         text.sample("chakra_fps", status.fps)
         text.family("chakra_fps_target", .gauge, "The frame rate aimed at: the cap, or the display's refresh.")

@@ -256,8 +256,10 @@ struct Health: PlainCommand {
         name: "health",
         abstract: "Exit 0 when frames reach the screen (or it is dark on purpose), 1 when not.",
         discussion: "For update tools that commit or roll back an update (RAUC, Mender, balena) and for monitoring: "
-            + "healthy is a frame on screen recently, a still or paused picture, the VT switched away, or a screen off "
-            + "by schedule, by hand or idle whose power-down was not read back as failed. Exit 3: chakrad does not answer."
+            + "healthy is a frame on screen within 30 frame intervals (at least 5 s) of the last one, or of the start or the "
+            + "screen's power-up while the first is on the way; a still or paused picture; the VT switched away; or a screen off "
+            + "by schedule, by hand or idle whose power-down was not read back as failed. A stall longer than that counts "
+            + "against it for as long again after frames resume (docs/protocol.md, health). Exit 3: chakrad does not answer."
     )
     func request() -> ControlCommand { .health }
 

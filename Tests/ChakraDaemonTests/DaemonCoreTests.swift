@@ -188,7 +188,7 @@ struct DaemonCoreTests {
         // 20 fps for a second: 21 frames (0 and 1 s included), 0.05 s apart.
         #expect(times.count == 21)
         for (a, b) in zip(times, times.dropFirst()) { #expect(abs(b - a - 0.05) < 1e-9) }
-        #expect(driver.core.status().framesPresented == 21)
+        #expect(driver.core.status().frames.presented == 21)
     }
 
     @Test("a cut: the next frame is the new scene from its time 0; the reply follows the status that shows it, the event after")
@@ -388,7 +388,7 @@ struct DaemonCoreTests {
         driver.run(until: 104)
         let status = driver.core.status()
         #expect(status.scene == "heart" && status.output == "test 48x32" && status.width == 48 && status.height == 32)
-        #expect(status.framesPresented == 81)
+        #expect(status.frames.presented == 81)
         #expect(abs(status.fps - 20) < 0.6, "fps \(status.fps)")
         #expect(status.fpsTarget == 20 && status.uptime == 4 && !status.paused && status.power == .normal)
     }

@@ -77,7 +77,7 @@ struct HeadlessDaemonTests {
         #expect(shown == reference(width: 96, height: 54, time: 2.5))
         #expect(shown != reference(width: 96, height: 54, time: 0.3))
         // One frame for a frozen clock, not one per refresh.
-        #expect(daemon.control.status.framesPresented == 1)
+        #expect(daemon.control.status.frames.presented == 1)
     }
 
     /// Switches scene and waits for the reply.

@@ -75,7 +75,7 @@ struct MetricsTests {
     static func sampleStatus() -> DaemonStatus {
         var status = DaemonStatus()
         status.scene = "heart"
-        status.framesPresented = 12345
+        status.frames.presented = 12345
         status.fps = 59.94
         status.fpsTarget = 60
         status.frameTimes = FrameTimes.Summary(median: 4.25, p99: 11.5, samples: 240)

@@ -54,7 +54,7 @@ struct SceneClockTests {
         status.scene = "heart"
         status.output = "drm /dev/dri/card0 Virtual-1 1024x768@60 XRGB8888 atomic"
         status.fps = 59.96
-        status.framesPresented = 600
+        status.frames.presented = 600
         #expect(status.line == "heart, 60.0 fps — drm /dev/dri/card0 Virtual-1 1024x768@60 XRGB8888 atomic")
         status.fps = 0
         status.still = true

@@ -31,7 +31,10 @@ extension DaemonCore {
             answer = { reply(.failure(.noFrameYet)) }
         case .applyConfiguration(let loaded, let reply):
             noteActivity()
-            let result = reload(loaded)
+            let result = reload(.success(loaded), by: "reload")
+            answer = { reply(result) }
+        case .refuseConfiguration(let error, let reply):
+            let result = reload(.failure(error), by: "reload")
             answer = { reply(result) }
         case .activity(let reply):
             noteActivity()
@@ -107,25 +110,39 @@ extension DaemonCore {
 
     // MARK: reload
 
-    /// SIGHUP: the file as the shell read it.
-    func reloadFromSignal(_ loaded: Result<LoadedConfig, ConfigError>) {
-        let file = configuration.source.path ?? "(no file)"
-        switch loaded {
-        case .success(let loaded):
+    /// SIGHUP: the file as the shell read it (its warnings go to the
+    /// journal: nobody is there to read an answer).
+    func reloadFromSignal(_ read: Result<LoadedConfig, ConfigError>) {
+        if case .success(let loaded) = read {
             for warning in loaded.warnings { logger.warning("config: \(warning)") }
-            if case .failure(let error) = reload(loaded) { logger.error("SIGHUP: \(file): kept the old settings: \(error)") }
-        case .failure(let error):
-            errors[.configReload] += 1
-            logger.error("SIGHUP: kept the old settings; the configuration has errors:\n\(error)")
         }
+        // A refusal changes nothing else, so no event publishes the status:
+        // publish it here, for the count to show at once.
+        if case .failure = reload(read, by: "SIGHUP") { publishStatus(notify: false) }
     }
 
-    /// A valid file: applies what can change at run time.
-    func reload(_ loaded: LoadedConfig) -> Result<ReloadReport, DaemonCommandError> {
+    /// A reload, whichever way it came (SIGHUP, `reload`): the files as
+    /// read, or why they could not be. Every refusal is counted here, the
+    /// one place, and logged; the old settings stay.
+    func reload(_ read: Result<LoadedConfig, ConfigError>, by way: String) -> Result<ReloadReport, DaemonCommandError> {
+        let result: Result<ReloadReport, DaemonCommandError>
+        switch read {
+        case .success(let loaded): result = reload(loaded)
+        case .failure(let error): result = .failure(.configInvalid(error.description))
+        }
+        if case .failure(let error) = result {
+            errors[.configReload] += 1
+            logger.error("\(way): kept the old settings; the configuration was refused:\n\(error)")
+        }
+        return result
+    }
+
+    /// Files read without errors: checked against this build, then what
+    /// can change at run time is applied. A refusal changes nothing.
+    private func reload(_ loaded: LoadedConfig) -> Result<ReloadReport, DaemonCommandError> {
         do {
             try ConfigSource.check(loaded)
         } catch {
-            errors[.configReload] += 1
             return .failure(.configInvalid(error.description))
         }
         let before = configuration
@@ -134,7 +151,6 @@ extension DaemonCore {
         report.warnings = loaded.warnings.map(\.description)
         if configuration.settings != before.settings || configuration.rotation != before.rotation || configuration.threads != before.threads {
             guard rebuildScene(reason: "configuration reloaded") else {
-                errors[.configReload] += 1
                 configuration = before
                 return .failure(.notSupported("the scene could not be made with the new configuration; kept the old one"))
             }

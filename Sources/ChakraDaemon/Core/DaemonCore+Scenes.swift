@@ -65,6 +65,8 @@ extension DaemonCore {
             logger.error("scene: \(sceneName) could not be rebuilt (\(reason)); it stays as it was")
             return false
         }
+        // The fallback in its place is an error too, as at start.
+        if made.name != sceneName { errors[.scene] += 1 }
         cancelCrossfade()
         parkedScene = nil
         (scene, sceneName) = made

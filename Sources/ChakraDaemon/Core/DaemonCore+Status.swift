@@ -53,8 +53,8 @@ extension DaemonCore {
         status.paused = clock.isFrozen
         status.still = scene.isStill
         status.vtActive = vtActive
-        status.framesPresented = meter.totalFrames
-        status.lastFrameAt = lastFrameAt
+        status.frames = frameProgress
+        status.framesDueSince = framesDueSince
         status.waitingForDisplay = display.waitingForDisplay
         status.fps = meter.rate
         status.spiral = spiralReport(withPath: false)

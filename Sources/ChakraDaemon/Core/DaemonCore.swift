@@ -73,8 +73,12 @@ public final class DaemonCore {
     /// The last plan drew a scene (its drawing time counts).
     var lastPlanDrew = false
     var firstFrameShown = false
-    /// When the last frame reached the screen (for `health`).
-    var lastFrameAt: Double?
+    /// Frames on screen, the last one's time and the last stall (for
+    /// `health` and `status`; DaemonCore+Health). The shell hands it to the
+    /// control thread after every presented frame.
+    public internal(set) var frameProgress = FrameProgress()
+    /// Since when frames have been due without a break (DaemonCore+Health).
+    var framesDueSince: Double?
     var vtActive: Bool
     public internal(set) var running = true
     var nextWatchdog = 0.0
@@ -153,6 +157,7 @@ public final class DaemonCore {
         (self.configuration, self.display, self.backlight, self.timeZone) = (configuration, display, backlight, timeZone)
         (self.watchdogInterval, self.vtActive, self.startTime, self.logger) = (watchdogInterval, vtActive, startTime, logger)
         now = startTime
+        framesDueSince = startTime
         lastActivity = startTime
         nextMetrics = startTime
         brightness = backlight?.percent
@@ -206,6 +211,7 @@ public final class DaemonCore {
         case .sessionRecorded(let record, let error):
             sessionRecorded(record, error: error)
         }
+        followFramesDue()
         flushEvents()
     }
 
@@ -288,7 +294,7 @@ public final class DaemonCore {
     private func presented(_ presentation: Presentation) {
         pacer.presented(at: presentation.timestamp)
         meter.frame()
-        lastFrameAt = now
+        countFrameOnScreen()
         touchesShown(at: presentation.timestamp ?? now)
         if !firstFrameShown {
             firstFrameShown = true
