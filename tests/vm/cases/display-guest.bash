@@ -86,6 +86,10 @@ no_picture() {
     ((count < 2000))
 }
 
+# active_crtcs [CARD]: how many CRTCs the kernel has active, read by a
+# second process with libdrm (display_tools.py drm-power; never master).
+active_crtcs() { "${tools[@]}" drm-power "${1:-/dev/dri/card0}" | sed -n 's/^active_crtcs=//p'; }
+
 finish() {
     [[ -z $daemon_pid ]] || kill -KILL "$daemon_pid" 2>/dev/null
     echo "$failures guest check(s) failed"
