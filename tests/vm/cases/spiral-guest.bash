@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034,SC2154 # (socket, results, events: set by the sourcing script; finger_node: for it)
 # Sourced by the guest halves of the spiral cases (50-spiral-touch,
 # 55-device-faults, 68-touch-schedule), after display-guest.bash:
 # chakractl, waiting for log lines and events, the spiral's reports, and
