@@ -58,8 +58,9 @@ Guest side:
                                            as drm-power counts them, the rest
                                            from the control socket's status;
                                            "-" for none, "?" when unanswered;
-                                           UPTIME: CLOCK_BOOTTIME, /proc/uptime's
-                                           clock, which `date -s` does not move)
+                                           UPTIME: when the sample began, by
+                                           CLOCK_BOOTTIME, /proc/uptime's clock,
+                                           which `date -s` does not move)
   display_tools.py drm-hold CARD STOPFILE  DRM master on CARD (SET_MASTER) until
                                            STOPFILE exists; prints "master" once
                                            held ("busy: ..." and exit 1 if not)
@@ -408,7 +409,7 @@ def power_watch(card, path, out, stop):
     number = 0
     with open(out, "a") as log:
         while not os.path.exists(stop):
-            began = time.monotonic()
+            began, stamp = time.monotonic(), time.clock_gettime(time.CLOCK_BOOTTIME)
             try:
                 active = drm_power(card, say=lambda line: None)
             except OSError:
@@ -434,7 +435,7 @@ def power_watch(card, path, out, stop):
                     r["display_summary"])
             except (OSError, ValueError, KeyError, TypeError):
                 pass
-            print("%.2f crtc=%s %s" % (time.clock_gettime(time.CLOCK_BOOTTIME), "?" if active is None else active, fields),
+            print("%.2f crtc=%s %s" % (stamp, "?" if active is None else active, fields),
                   file=log, flush=True)
             time.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
     return 0

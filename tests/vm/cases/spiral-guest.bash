@@ -80,13 +80,16 @@ send() {
 }
 
 # post TAG COMMAND...: one finger command, not waited for (the finger
-# moves while the script looks at the screen); finger_wait TAG waits for
-# every command posted so far.
+# moves while the script looks at the screen; several posted in a row run
+# back to back, timed by the finger, not by this script); finger_wait TAG
+# waits for every command posted so far.
 declare -A finger_posted
 post() {
-    local tag=$1
+    local tag=$1 finished
     shift
-    finger_posted[$tag]=$(($(grep -c '^done ' "$results/finger-$tag.out") + 1))
+    finished=$(grep -c '^done ' "$results/finger-$tag.out")
+    ((${finger_posted[$tag]:-0} > finished)) || finger_posted[$tag]=$finished
+    finger_posted[$tag]=$((finger_posted[$tag] + 1))
     echo "$*" >&"${finger_fd[$tag]}"
 }
 finger_wait() {

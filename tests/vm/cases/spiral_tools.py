@@ -25,6 +25,8 @@ Guest side:
                         (default 12) for SECONDS, a move every MS
                         milliseconds (default 40): a finger that stays on
                         the glass and keeps moving
+        pause SECONDS   nothing for SECONDS (the finger stays as it is): for
+                        commands queued together, timed by this process
         destroy         UI_DEV_DESTROY with the finger wherever it is
       Before "done LINE" it prints "at EPOCH-SECONDS: LINE", the wall-clock
       time the command's last events were written (`date +%s.%N`'s clock).
@@ -179,6 +181,8 @@ def finger(name, x0, x1, y0, y1, width, height, path_file):
                 move(cx + radius * math.cos(angle), cy + radius * math.sin(angle))
                 moves += 1
             tt.say(f"wandered around ({cx:g}, {cy:g}) for {seconds:g} s ({moves} moves)")
+        elif verb == "pause":
+            time.sleep(args[0])
         elif verb == "destroy":
             tt.command(fd, kind, ["destroy"])
         else:
