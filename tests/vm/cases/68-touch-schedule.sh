@@ -5,15 +5,19 @@
 # 08:00-20:00 and `outside = "off"`, `[display] wake_on_touch = 8`,
 # `[spiral] abandon_after = 4`; the guest's wall clock moved with `date -s`
 # (68-touch-schedule.guest does the guest half). The kernel's power state
-# is read back by a second process (display_tools.py drm-power: active
-# CRTCs) beside `chakractl --json status`, about once a second. Checks:
+# is read back by a second process beside the daemon's status, about once a
+# second all along (display_tools.py power-watch: active CRTCs as drm-power
+# counts them); times are measured between a finger and the daemon's
+# events, or between two events on one `chakractl --json events` stream.
+# Checks:
 #   1. closed (20:05): off by schedule, no CRTC active; a tap on the orb
 #      wakes it (CRTC active, display_reason "touch") and does not start
-#      the exercise; a finger then comes down away from the orb and keeps
-#      moving for 14 s: the screen stays on throughout; after the lift it
-#      goes off about wake_on_touch after the lift (not before 7 s, by
-#      14 s: the display_power event's arrival against the lift's time),
-#      CRTC inactive, reason schedule;
+#      the exercise; a second later a finger comes down away from the orb
+#      and keeps moving for 14 s: the screen stays on throughout (not on
+#      the orb: no exercise, so nothing but the touch keeps it on); after
+#      the lift it goes off about wake_on_touch after the lift (not before
+#      7 s, by 14 s: the display_power event's arrival against the lift's
+#      time), CRTC inactive, reason schedule;
 #   2. open (12:00): a finger on the orb starts the exercise (Inhale) and
 #      traces; `display off` with the finger down: off at once (CRTC
 #      inactive); the same finger goes back onto the orb and traces on in
@@ -23,7 +27,7 @@
 #      `display auto` while it moves: on (CRTC active), and the finger, still
 #      down, on the orb again reaches nothing; after the lift a new touch on
 #      the orb starts the exercise;
-#   3. 19:59:50: a finger starts the exercise and traces while 20:00 passes:
+#   3. 19:59:48: a finger starts the exercise and traces while 20:00 passes:
 #      the CRTC stays active, display_reason "exercise", display_summary
 #      "on until the exercise ends"; lifted, the exercise is given up after
 #      abandon_after (spiral_state → idle) and the display_power off event
