@@ -86,6 +86,10 @@ no_picture() {
     ((count < 2000))
 }
 
+# active_crtcs: how many CRTCs the kernel has active on /dev/dri/card0, read by a
+# second process with libdrm (display_tools.py drm-power; never master).
+active_crtcs() { "${tools[@]}" drm-power /dev/dri/card0 | sed -n 's/^active_crtcs=//p'; }
+
 finish() {
     [[ -z $daemon_pid ]] || kill -KILL "$daemon_pid" 2>/dev/null
     echo "$failures guest check(s) failed"

@@ -48,6 +48,19 @@ Guest side:
                                            ("connector 35 DPMS=Off crtc=37") and
                                            primary plane ("plane 31 fb=43 crtc=37"),
                                            then "active_crtcs=N"
+  display_tools.py power-watch CARD SOCKET OUT STOPFILE
+                                           the screen from both sides about once
+                                           a second until STOPFILE exists, no
+                                           process started per sample: a line in
+                                           OUT "UPTIME crtc=N power=P reason=R
+                                           spiral=S started=N recorded=N
+                                           window=W summary=TEXT" (active CRTCs
+                                           as drm-power counts them, the rest
+                                           from the control socket's status;
+                                           "-" for none, "?" when unanswered;
+                                           UPTIME: when the sample began, by
+                                           CLOCK_BOOTTIME, /proc/uptime's clock,
+                                           which `date -s` does not move)
   display_tools.py drm-hold CARD STOPFILE  DRM master on CARD (SET_MASTER) until
                                            STOPFILE exists; prints "master" once
                                            held ("busy: ..." and exit 1 if not)
@@ -63,6 +76,7 @@ Host side:
 
 import array
 import fcntl
+import functools
 import os
 import socket
 import struct
@@ -277,8 +291,9 @@ DRM_IOCTL_SET_MASTER = 0x641E   # _IO('d', 0x1e)
 FBIOBLANK = 0x4611
 
 
+@functools.lru_cache(maxsize=None)
 def libdrm():
-    """libdrm.so.2 with the few calls these tools make, typed."""
+    """libdrm.so.2 with the few calls these tools make, typed (loaded once)."""
     import ctypes
     lib = ctypes.CDLL("libdrm.so.2", use_errno=True)
 
@@ -341,20 +356,22 @@ def drm_properties(lib, fd, object_id, object_type):
     return found
 
 
-def drm_power(card):
+def drm_power(card, say=print):
     """Read-only: never SET_MASTER. (Opening a DRM device no one is master
-    of makes this process master until it closes it.)"""
+    of makes this process master until it closes it.) Returns the number of
+    active CRTCs, None if the resources could not be read; `say` gets the
+    lines."""
     import ctypes
     lib = libdrm()
     fd = os.open(card, os.O_RDWR | os.O_CLOEXEC)
     try:
         lib.drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1)
         if lib.drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) != 0:
-            print("atomic=no")
+            say("atomic=no")
         resources = lib.drmModeGetResources(fd)
         if not resources:
             print("drm-power: drmModeGetResources failed: %s" % os.strerror(ctypes.get_errno()), file=sys.stderr)
-            return 1
+            return None
         res = resources.contents
         active = 0
         for i in range(res.count_crtcs):
@@ -365,13 +382,13 @@ def drm_power(card):
             if crtc:
                 lib.drmModeFreeCrtc(ctypes.cast(crtc, ctypes.c_void_p))
             active += props.get("ACTIVE", 0) != 0
-            print("crtc %d ACTIVE=%s mode_valid=%d fb=%d" % (crtc_id, props.get("ACTIVE", "?"), mode_valid, fb))
+            say("crtc %d ACTIVE=%s mode_valid=%d fb=%d" % (crtc_id, props.get("ACTIVE", "?"), mode_valid, fb))
         names = ["On", "Standby", "Suspend", "Off"]
         for i in range(res.count_connectors):
             connector_id = res.connectors[i]
             props = drm_properties(lib, fd, connector_id, DRM_MODE_OBJECT_CONNECTOR)
             dpms = props.get("DPMS")
-            print("connector %d DPMS=%s crtc=%s" % (connector_id, names[dpms] if dpms is not None and dpms < 4 else dpms,
+            say("connector %d DPMS=%s crtc=%s" % (connector_id, names[dpms] if dpms is not None and dpms < 4 else dpms,
                                                      props.get("CRTC_ID", "?")))
         lib.drmModeFreeResources(ctypes.cast(resources, ctypes.c_void_p))
         planes = lib.drmModeGetPlaneResources(fd)
@@ -379,11 +396,48 @@ def drm_power(card):
             for i in range(planes.contents.count_planes):
                 props = drm_properties(lib, fd, planes.contents.planes[i], DRM_MODE_OBJECT_PLANE)
                 if props.get("type") == 1:   # DRM_PLANE_TYPE_PRIMARY
-                    print("plane %d fb=%s crtc=%s" % (planes.contents.planes[i], props.get("FB_ID", "?"), props.get("CRTC_ID", "?")))
+                    say("plane %d fb=%s crtc=%s" % (planes.contents.planes[i], props.get("FB_ID", "?"), props.get("CRTC_ID", "?")))
             lib.drmModeFreePlaneResources(ctypes.cast(planes, ctypes.c_void_p))
-        print("active_crtcs=%d" % active)
+        say("active_crtcs=%d" % active)
     finally:
         os.close(fd)
+    return active
+
+
+def power_watch(card, path, out, stop):
+    import json
+    number = 0
+    with open(out, "a") as log:
+        while not os.path.exists(stop):
+            began, stamp = time.monotonic(), time.clock_gettime(time.CLOCK_BOOTTIME)
+            try:
+                active = drm_power(card, say=lambda line: None)
+            except OSError:
+                active = None
+            number += 1
+            fields = "power=? reason=? spiral=? started=? recorded=? window=? summary=?"
+            try:
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+                    connection.settimeout(10)
+                    connection.connect(path)
+                    connection.sendall(json.dumps({"id": number, "cmd": "status"}).encode() + b"\n")
+                    buffer = b""
+                    while b"\n" not in buffer:
+                        chunk = connection.recv(1 << 20)
+                        if not chunk:
+                            raise OSError("end of stream")
+                        buffer += chunk
+                r = json.loads(buffer.split(b"\n", 1)[0])["result"]
+                spiral = r.get("spiral") or {}
+                fields = "power=%s reason=%s spiral=%s started=%s recorded=%s window=%s summary=%s" % (
+                    r["display_power"], r["display_reason"] or "-", spiral.get("state", "-"), r["sessions"]["started"],
+                    r["sessions"]["recorded"], (r.get("schedule") or {}).get("window", "-").replace(" ", "_"),
+                    r["display_summary"])
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+            print("%.2f crtc=%s %s" % (stamp, "?" if active is None else active, fields),
+                  file=log, flush=True)
+            time.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
     return 0
 
 
@@ -519,7 +573,7 @@ def main(argv):
         "kdmode": (kdmode, 1), "chvt": (chvt, 1), "notify-listen": (notify_listen, 2),
         "wait-stats": (wait_stats, 4), "rotate": (rotate, 3), "rate": (rate, 2), "lit": (lit, 1),
         "snapshot-stream": (snapshot_stream, 3), "snapshot-summary": (snapshot_summary, 3),
-        "drm-power": (drm_power, 1), "drm-hold": (drm_hold, 2), "fbblank": (fbblank, 2), "cpu-ticks": (cpu_ticks, 1),
+        "drm-power": (lambda card: 0 if drm_power(card) is not None else 1, 1), "power-watch": (power_watch, 4), "drm-hold": (drm_hold, 2), "fbblank": (fbblank, 2), "cpu-ticks": (cpu_ticks, 1),
         "fbvar": (fbvar, 1), "fbvar-all": (fbvar_all, 1), "fbdepth": (fbdepth, 2), "fbgrab": (fbgrab, 2), "fbwatch": (fbwatch, 3),
     }
     if len(argv) < 2 or argv[1] not in commands or len(argv) - 2 != commands[argv[1]][1]:

@@ -1,8 +1,8 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034,SC2154 # (socket, results, events: set by the sourcing script; finger_node: for it)
 # Sourced by the guest halves of the spiral cases (50-spiral-touch,
-# 55-device-faults), after display-guest.bash: chakractl, waiting for log
-# lines and events, the spiral's reports, and scripted fingers on uinput
-# touchscreens (spiral_tools.py finger).
+# 55-device-faults, 68-touch-schedule), after display-guest.bash:
+# chakractl, waiting for log lines and events, the spiral's reports, and
+# scripted fingers on uinput touchscreens (spiral_tools.py finger).
 #   CHAKRACTL: the host-built client; socket: the daemon's control socket;
 #   events: the file `chakractl --json events` is logged into.
 spiral_tools=(python3 "$CHAKRA_REPO/tests/vm/cases/spiral_tools.py")
@@ -20,6 +20,19 @@ wait_line() {
     done
     grep -qF -- "$2" "$1" 2>/dev/null
 }
+
+# start_events: `chakractl --json events` from now on into $events, each
+# line "EPOCH-SECONDS JSON" with the wall-clock time it arrived;
+# stop_events ends it.
+start_events() {
+    (
+        ctl --json events &
+        echo $! >"$results/events.pid"
+        wait
+    ) | while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done >"$events" &
+    sleep 1
+}
+stop_events() { kill "$(cat "$results/events.pid")" 2>/dev/null; }
 
 # An event, as `chakractl --json events` prints it (keys sorted).
 wait_event() { wait_line "$events" "$1" "${2:-30}"; }
@@ -65,6 +78,32 @@ send() {
         sleep 0.05
     done
 }
+
+# post TAG COMMAND...: one finger command, not waited for (the finger
+# moves while the script looks at the screen; several posted in a row run
+# back to back, timed by the finger, not by this script); finger_wait TAG
+# waits for every command posted so far.
+declare -A finger_posted
+post() {
+    local tag=$1 finished
+    shift
+    finished=$(grep -c '^done ' "$results/finger-$tag.out")
+    ((${finger_posted[$tag]:-0} > finished)) || finger_posted[$tag]=$finished
+    finger_posted[$tag]=$((finger_posted[$tag] + 1))
+    echo "$*" >&"${finger_fd[$tag]}"
+}
+finger_wait() {
+    local deadline=$((SECONDS + ${2:-60}))
+    while (($(grep -c '^done ' "$results/finger-$1.out") < ${finger_posted[$1]:-0})); do
+        ((SECONDS < deadline)) || { echo "FAIL: finger $1: the posted commands were not done"; return 1; }
+        sleep 0.1
+    done
+}
+# finger_busy TAG: a posted command is still running.
+finger_busy() { (($(grep -c '^done ' "$results/finger-$1.out") < ${finger_posted[$1]:-0})); }
+# finger_at TAG VERB: the wall-clock time (EPOCHREALTIME's) at which the
+# finger's last VERB command wrote its events.
+finger_at() { sed -n "s/^at \([0-9.]*\): $2\b.*/\1/p" "$results/finger-$1.out" | tail -n 1; }
 
 # status_has TEXT [SECONDS]: a status (republished every 2 s) contains TEXT.
 status_has() {

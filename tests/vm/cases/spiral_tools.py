@@ -16,7 +16,20 @@ Guest side:
                         from the path point nearest the finger, along the
                         path to F of its length (0..1), a move every MS
                         milliseconds (default 40), STEP px apart (default 5)
+        trace-for SECONDS [SPEED MS]
+                        from the path point nearest the finger, along the
+                        path at SPEED px/s (default 40) for SECONDS, a move
+                        every MS milliseconds (default 40)
+        wander X Y SECONDS [RADIUS MS]
+                        the finger (down) circles (X, Y) at RADIUS px
+                        (default 12) for SECONDS, a move every MS
+                        milliseconds (default 40): a finger that stays on
+                        the glass and keeps moving
+        pause SECONDS   nothing for SECONDS (the finger stays as it is): for
+                        commands queued together, timed by this process
         destroy         UI_DEV_DESTROY with the finger wherever it is
+      Before "done LINE" it prints "at EPOCH-SECONDS: LINE", the wall-clock
+      time the command's last events were written (`date +%s.%N`'s clock).
       Screen pixels become device units by inverting TouchMapping exactly:
       x = (v - X0 + 1/2) / (X1 - X0 + 1) * WIDTH, so
       v = round(x * (X1 - X0 + 1) / WIDTH - 1/2) + X0 (clamped to the range).
@@ -145,10 +158,36 @@ def finger(name, x0, x1, y0, y1, width, height, path_file):
                 move(*path.point(length))
                 moves += 1
             tt.say(f"traced {start:.1f} -> {length:.1f} px of {path.total:.1f} ({moves} moves)")
+        elif verb == "trace-for":
+            seconds = args[0]
+            speed = args[1] if len(args) > 1 else 40.0
+            pause = (args[2] if len(args) > 2 else 40.0) / 1000
+            start = path.nearest(*state["at"])
+            began, moves = time.monotonic(), 0
+            while (elapsed := time.monotonic() - began) < seconds:
+                time.sleep(pause)
+                move(*path.point(start + speed * min(elapsed + pause, seconds)))
+                moves += 1
+            length = path.nearest(*state["at"])
+            tt.say(f"traced {start:.1f} -> {length:.1f} px of {path.total:.1f} in {seconds:g} s ({moves} moves)")
+        elif verb == "wander":
+            cx, cy, seconds = args[:3]
+            radius = args[3] if len(args) > 3 else 12.0
+            pause = (args[4] if len(args) > 4 else 40.0) / 1000
+            began, moves = time.monotonic(), 0
+            while time.monotonic() - began < seconds:
+                time.sleep(pause)
+                angle = moves * 0.3
+                move(cx + radius * math.cos(angle), cy + radius * math.sin(angle))
+                moves += 1
+            tt.say(f"wandered around ({cx:g}, {cy:g}) for {seconds:g} s ({moves} moves)")
+        elif verb == "pause":
+            time.sleep(args[0])
         elif verb == "destroy":
             tt.command(fd, kind, ["destroy"])
         else:
             raise SystemExit(f"unknown command {line!r}")
+        tt.say(f"at {time.time():.3f}: {line.strip()}")
         tt.say("done " + line.strip())
     try:
         tt.command(fd, kind, ["destroy"])
