@@ -27,9 +27,10 @@ if $want_test; then
     # guests boot (its modules come from /lib/modules), the static busybox
     # of the guests' initramfs; debootstrap and e2fsprogs for the Debian
     # root file system the package is installed into; lintian for the
-    # package. python3-prometheus-client: a real Prometheus parser reads
+    # package; shellcheck for the harness's own scripts (tests/vm/selftest.sh).
+    # python3-prometheus-client: a real Prometheus parser reads
     # the metrics file (Tests/ChakraDaemonTests/MetricsTests.swift).
-    packages+=(python3-prometheus-client qemu-system-x86 linux-image-amd64 busybox-static debootstrap e2fsprogs lintian)
+    packages+=(python3-prometheus-client qemu-system-x86 linux-image-amd64 busybox-static debootstrap e2fsprogs lintian shellcheck)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -9,6 +9,10 @@
 # Every check is a line "ok: ..." or "FAIL: ..." in checks.txt; figures go
 # to figures.txt (key=value); screendumps (through the host's QMP watcher)
 # are compared on the host, which knows the reference frames.
+# Checks are functions called through check and wait_for (SC2317), and the
+# single-quoted `bash -c` scripts are expanded by the inner shell on purpose
+# (SC2016).
+# shellcheck disable=SC2016,SC2317
 set -uo pipefail
 R=$CHAKRA_RESULTS
 state=/var/lib/chakra-vmtest
