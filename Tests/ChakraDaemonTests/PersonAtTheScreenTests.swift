@@ -52,12 +52,20 @@ struct PersonAtTheScreenTests {
     /// Moves the finger along the path, 10 ms a point, until the spiral is
     /// in `wanted` (or the path ends).
     static func trace(_ driver: CoreDriver, _ points: [(Double, Double)], from index: inout Int, t: inout Double, until wanted: String) {
-        while index < points.count - 1, state(driver) != wanted {
-            index += 1
-            t += 0.01
-            driver.run(until: t)
-            touch(driver, .move, points[index], at: t)
+        SessionRecordingTests.trace(driver, points, from: &index, t: &t, until: wanted)
+    }
+
+    /// The heart, closed until 09:00 (the screen off by schedule), a touch
+    /// waking it for 8 s.
+    static func closedKiosk() throws -> CoreDriver {
+        let driver = try CoreDriver {
+            $0.config.schedule = Schedule(windows: [DisplayPowerTests.window("09:00", "10:00", "heart")])
+            $0.config.display.wakeOnTouch = 8
         }
+        driver.rendering = false
+        driver.send(.wallClock(offset: Self.offset))
+        driver.run(until: 101)
+        return driver
     }
 
     /// Open 07:00–08:00 showing `scene`, off outside.
@@ -69,13 +77,7 @@ struct PersonAtTheScreenTests {
 
     @Test("the wake counts from the last touch: a finger tracing for twice the wake keeps the screen on; off 8 s after it lifts")
     func wakeFromTheLastTouch() throws {
-        let driver = try CoreDriver {
-            $0.config.schedule = Schedule(windows: [DisplayPowerTests.window("09:00", "10:00", "heart")])
-            $0.config.display.wakeOnTouch = 8
-        }
-        driver.rendering = false
-        driver.send(.wallClock(offset: Self.offset))
-        driver.run(until: 101)
+        let driver = try Self.closedKiosk()
         #expect(Self.screen(driver) == ScreenState(.off, .schedule))
         Self.touch(driver, .down, at: 102)
         Self.touch(driver, .up, at: 102.1)
@@ -104,13 +106,7 @@ struct PersonAtTheScreenTests {
 
     @Test("a finger held still keeps the wake; a stuck contact only for the bound, then it is kept from the scene until it lifts")
     func heldFingerAndTheBound() throws {
-        let driver = try CoreDriver {
-            $0.config.schedule = Schedule(windows: [DisplayPowerTests.window("09:00", "10:00", "heart")])
-            $0.config.display.wakeOnTouch = 8
-        }
-        driver.rendering = false
-        driver.send(.wallClock(offset: Self.offset))
-        driver.run(until: 101)
+        let driver = try Self.closedKiosk()
         Self.touch(driver, .down, at: 102)
         let limit = DaemonCore.personHoldLimit
         driver.run(until: 102 + 8 + limit - 0.01)
