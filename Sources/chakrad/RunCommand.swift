@@ -4,6 +4,7 @@ import ChakraDaemon
 import ChakraDisplay
 import ChakraRaster
 import ChakraScenes
+import ChakraSystem
 import FoundationEssentials
 import Glibc
 import Logging
@@ -161,6 +162,9 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        // First, before any thread or log line: a log reader that goes away
+        // (`chakrad run 2>&1 | head`) must cost a log line, not the daemon.
+        let brokenPipes = Result { () throws(SystemError) in try BrokenPipes.ignore() }
         let allocatorSet = AllocatorPolicy.apply()
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -169,6 +173,7 @@ struct RunCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "chakrad")
+        if case .failure(let error) = brokenPipes { logger.warning("signals: \(error); a log reader that goes away may stop chakrad") }
         if !allocatorSet { logger.warning("memory: glibc refused the allocator settings (mallopt); freed frames may stay resident") }
         let loaded: LoadedConfig
         do {
