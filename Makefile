@@ -61,8 +61,9 @@ release-check: release
 # (40: six targets keep the whole under 30 minutes in CI; longer runs
 # with make fuzz); the
 # Debian package, its binaries and lintian (tests/packaging); the client
-# flood against the release chakrad, its restarts after SIGKILL and its
-# session records under SIGKILL (tests/faults); then the kernel tests in QEMU guests
+# flood against the release chakrad, its restarts after SIGKILL, pairs of
+# it started at once on one socket, and its session records under SIGKILL
+# (tests/faults); then the kernel tests in QEMU guests
 # (tests/vm) with the release chakrad, the last of which boots Debian
 # under systemd and installs the package. The soak (make soak) is not
 # here: it is hours, run by hand.
@@ -74,6 +75,7 @@ test: test-deps
 	tests/packaging/run.sh
 	tests/flood/flood.py $(CURDIR)/.build/release/chakrad 0.5
 	tests/faults/restart.py $(CURDIR)/.build/release/chakrad
+	tests/faults/pairs.py $(CURDIR)/.build/release/chakrad
 	tests/faults/sessions.py $(CURDIR)/.build/release/chakrad
 	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
 

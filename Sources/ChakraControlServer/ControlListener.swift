@@ -14,6 +14,13 @@ public struct ControlSocketError: Error, CustomStringConvertible, Equatable {
 /// over by systemd (chakrad.socket). Owns the descriptor until `close()`;
 /// removes the socket file it made, and only that one (same inode), so a
 /// second daemon's socket is never unlinked by the first one's exit.
+///
+/// A bound socket holds a lock on `PATH.lock` (`ControlListener.lockPath`)
+/// from before it looks at the path until it is closed: of daemons started
+/// at the same moment for one path, exactly one gets past it, and only
+/// that one decides whether a socket file there is stale, removes it and
+/// binds. Without it two could both find no one listening, and the loser
+/// either failed at bind (EADDRINUSE) or removed the winner's new socket.
 public final class ControlListener: @unchecked Sendable {
     public let descriptor: Int32
     /// The socket's path, for the log and for clean-up (nil: unnamed).
@@ -23,19 +30,26 @@ public final class ControlListener: @unchecked Sendable {
     /// bind replaced a socket file left by a daemon that died (for the log).
     public private(set) var replacedStaleSocket = false
     private let madeInode: (dev: UInt, ino: UInt)?
+    /// Held while this listener owns its path (nil: activated).
+    private let lock: FileLock?
     private var closed = false
 
-    private init(descriptor: Int32, path: String?, activated: Bool, madeInode: (dev: UInt, ino: UInt)?) {
-        (self.descriptor, self.path, self.activated, self.madeInode) = (descriptor, path, activated, madeInode)
+    private init(descriptor: Int32, path: String?, activated: Bool, madeInode: (dev: UInt, ino: UInt)?, lock: FileLock? = nil) {
+        (self.descriptor, self.path, self.activated, self.madeInode, self.lock) = (descriptor, path, activated, madeInode, lock)
     }
+
+    /// The lock file that says a daemon owns the socket at `path`.
+    public static func lockPath(for path: String) -> String { path + ".lock" }
 
     deinit { close() }
 
-    /// Closes the socket; removes the file if this listener made it.
+    /// Closes the socket; removes the file if this listener made it; then
+    /// lets go of the lock (the next daemon finds the path clean).
     public func close() {
         guard !closed else { return }
         closed = true
         Descriptor.close(descriptor)
+        defer { lock?.release() }
         guard let path, let made = madeInode, let info = try? FileSystem.lstat(path) else { return }
         if (info.st_mode & S_IFMT) == S_IFSOCK, UInt(info.st_dev) == made.dev, UInt(info.st_ino) == made.ino {
             try? FileSystem.unlink(path)
@@ -69,12 +83,17 @@ public final class ControlListener: @unchecked Sendable {
     /// `group`. The parent directory is made (0755) when missing. A socket
     /// file left by a daemon that died is replaced; anything else at the
     /// path (a live socket, a regular file, a symlink) is refused, and no
-    /// symlink is ever followed.
+    /// symlink is ever followed. Another daemon holding the path's lock,
+    /// or a socket someone bound there in the meantime, is `inUse`.
     public static func bind(path: String, mode: Int, group: String?) throws(ControlSocketError) -> ControlListener {
         guard path.hasPrefix("/"), path.utf8.count < UnixSocket.pathCapacity else {
             throw ControlSocketError("control socket '\(path)': must be an absolute path shorter than \(UnixSocket.pathCapacity) bytes")
         }
         try makeParent(of: path)
+        // Anything but a socket is refused before a lock file is made beside it.
+        _ = try socketExists(at: path)
+        // The lock, then the decision about what is at the path: see the type's comment.
+        let lock = try claim(path)
         let replaced = try removeStaleSocket(at: path)
         let fd: Int32
         do {
@@ -91,13 +110,17 @@ public final class ControlListener: @unchecked Sendable {
         } catch {
             umask(previous)
             Descriptor.close(fd)
+            // Bound by someone who does not take the lock: as good as listening.
+            if error.errno == EADDRINUSE {
+                throw ControlSocketError("control socket '\(path)': another process bound it just now (another chakrad?)", inUse: true)
+            }
             throw failure(error, path)
         }
         guard let info = try? FileSystem.lstat(path), (info.st_mode & S_IFMT) == S_IFSOCK else {
             Descriptor.close(fd)
             throw ControlSocketError("control socket '\(path)': not a socket after bind")
         }
-        let listener = ControlListener(descriptor: fd, path: path, activated: false, madeInode: (UInt(info.st_dev), UInt(info.st_ino)))
+        let listener = ControlListener(descriptor: fd, path: path, activated: false, madeInode: (UInt(info.st_dev), UInt(info.st_ino)), lock: lock)
         listener.replacedStaleSocket = replaced
         if let group {
             let gid = try groupID(group, for: path)
@@ -145,9 +168,55 @@ public final class ControlListener: @unchecked Sendable {
         }
     }
 
-    /// A socket file no one listens on is left by a daemon that died:
-    /// remove it (true). Refuse anything else.
-    private static func removeStaleSocket(at path: String) throws(ControlSocketError) -> Bool {
+    /// The lock on `path`'s lock file, or `inUse` when another daemon holds
+    /// it (it is starting, or running on the path). Anything but a regular
+    /// file at the lock's path is refused, like anything but a socket at
+    /// the socket's.
+    private static func claim(_ path: String) throws(ControlSocketError) -> FileLock {
+        let lockPath = lockPath(for: path)
+        if let info = try? FileSystem.lstat(lockPath), (info.st_mode & S_IFMT) != S_IFREG {
+            let kind = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
+            throw ControlSocketError("control socket '\(path)': its lock file '\(lockPath)' is \(kind); not using it")
+        }
+        let lock: FileLock?
+        do {
+            lock = try FileLock.take(lockPath)
+        } catch {
+            throw ControlSocketError("control socket '\(path)': cannot lock '\(lockPath)': \(String(cString: strerror(error.errno)))")
+        }
+        guard let lock else {
+            // Say what an operator can check: a daemon answering there, or one starting.
+            if (try? probe(path)) == nil { throw listening(path) }
+            throw ControlSocketError("control socket '\(path)': another chakrad holds its lock '\(lockPath)' (it is starting)", inUse: true)
+        }
+        return lock
+    }
+
+    private static func listening(_ path: String) -> ControlSocketError {
+        ControlSocketError("control socket '\(path)': another process is listening there (another chakrad?)", inUse: true)
+    }
+
+    /// Connects to `path` and hangs up: nil when someone accepts there (or
+    /// its backlog is full, EAGAIN), else why the connection failed.
+    private static func probe(_ path: String) throws(ControlSocketError) -> SystemError? {
+        let probe: Int32
+        do {
+            probe = try UnixSocket.make()
+        } catch {
+            throw failure(error, path)
+        }
+        defer { Descriptor.close(probe) }
+        do {
+            try UnixSocket.connect(probe, path: path)
+            return nil
+        } catch {
+            return error.errno == EAGAIN ? nil : error
+        }
+    }
+
+    /// True when a socket file is at `path`, false when nothing is;
+    /// anything else there is refused.
+    private static func socketExists(at path: String) throws(ControlSocketError) -> Bool {
         let info: stat
         do {
             info = try FileSystem.lstat(path)
@@ -160,22 +229,14 @@ public final class ControlListener: @unchecked Sendable {
             let kind = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a socket"
             throw ControlSocketError("control socket '\(path)': the path exists and is \(kind); not replacing it")
         }
-        let probe: Int32
-        do {
-            probe = try UnixSocket.make()
-        } catch {
-            throw failure(error, path)
-        }
-        defer { Descriptor.close(probe) }
-        var refused: SystemError?
-        do {
-            try UnixSocket.connect(probe, path: path)
-        } catch {
-            refused = error
-        }
-        guard let refused, refused.errno != EAGAIN else {
-            throw ControlSocketError("control socket '\(path)': another process is listening there (another chakrad?)", inUse: true)
-        }
+        return true
+    }
+
+    /// A socket file no one listens on is left by a daemon that died:
+    /// remove it (true). Refuse anything else.
+    private static func removeStaleSocket(at path: String) throws(ControlSocketError) -> Bool {
+        guard try socketExists(at: path) else { return false }
+        guard let refused = try probe(path) else { throw listening(path) }
         guard refused.errno == ECONNREFUSED else { throw failure(refused, path) }
         do {
             try FileSystem.unlink(path)

@@ -19,7 +19,9 @@ import Synchronization
 /// for a subscriber that does not read (it is dropped). A connection's next
 /// request is read only when its previous one is answered and its output
 /// has mostly drained, so a client that floods or never reads holds at
-/// most one request and one reply.
+/// most one request, 64 KiB of replies and one read of lines (it is not
+/// read meanwhile, and idle_timeout closes it). Lines already read are
+/// taken up as soon as the output drains, whether or not more bytes come.
 public final class ControlServer: Sendable {
     private struct Inbox {
         var replies: [(client: UInt64, line: String)] = []
@@ -154,7 +156,13 @@ private final class ServerLoop {
                 } else if revents & (POLLHUP | POLLERR) != 0 {
                     client.dead = true   // gone while we were not reading: nothing to answer
                 }
-                if revents & POLLOUT != 0, !client.dead { client.flush() }
+                if revents & POLLOUT != 0, !client.dead {
+                    client.flush()
+                    // Lines already read wait for room in the output, not for
+                    // more bytes: a client that sent them all at once and reads
+                    // late sends nothing more, and was never answered.
+                    processLines(client)
+                }
             }
             if fds[1].revents != 0 { acceptConnections() }
             closeIdle(now: MonotonicClock.now())

@@ -121,6 +121,10 @@ struct Touch: ClientCommand {
             guard words.count == 2, let x = Double(words[0]), let y = Double(words[1]), x.isFinite, y.isFinite else {
                 throw UsageError("touch \(phase.rawValue) takes x and y in pixels, such as: touch \(phase.rawValue) 400 300")
             }
+            // The daemon's bound, checked here: a usage error, not a refusal.
+            guard abs(x) <= TouchRequest.maxCoordinate, abs(y) <= TouchRequest.maxCoordinate else {
+                throw UsageError("touch \(phase.rawValue): x and y must be within ±\(Int(TouchRequest.maxCoordinate)) pixels (got \(words[0]) \(words[1]))")
+            }
             (touch.x, touch.y) = (x, y)
         }
         self.touch = touch

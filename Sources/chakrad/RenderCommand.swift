@@ -12,7 +12,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Scene to render (\(OfflineSceneName.names.joined(separator: ", "))).")
     var scene = OfflineSceneName("heart")
 
-    @Option(help: "Scene time in seconds (spiral: seconds after the state was reached).")
+    @Option(help: "Scene time in seconds, 0 to 1e9 (spiral: seconds after the state was reached).")
     var time = 0.0
 
     @OptionGroup var spiral: SpiralOptions
@@ -26,7 +26,7 @@ struct RenderCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard time.isFinite, time >= 0 else { throw ValidationError("--time must be a finite number of seconds ≥ 0") }
+        if let problem = SceneTime.problem(time, option: "--time") { throw ValidationError(problem) }
     }
 
     func run() throws {

@@ -4,6 +4,7 @@ import ChakraDaemon
 import ChakraDisplay
 import ChakraRaster
 import ChakraScenes
+import ChakraSystem
 import FoundationEssentials
 import Glibc
 import Logging
@@ -85,7 +86,7 @@ struct RunCommand: ParsableCommand {
             transform: { try optionValue($0) { OutputOptions.PageFlips(rawValue: $0.lowercased()) } })
     var drmPageFlips: OutputOptions.PageFlips = .auto
 
-    @Option(help: ArgumentHelp("Debug: freeze scene time at this many seconds (compare the screen with `chakrad render --time`).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Debug: freeze scene time at this many seconds, 0 to 1e9 (compare the screen with `chakrad render --time`).", valueName: "seconds"))
     var pinTime: Double?
 
     @Option(help: ArgumentHelp("Debug: write frame statistics (key=value) to this file every 2 s and at exit.", valueName: "file"))
@@ -101,7 +102,7 @@ struct RunCommand: ParsableCommand {
         if let config, access(config, R_OK) != 0 { throw ValidationError("--config '\(config)': cannot read it: \(String(cString: strerror(errno)))") }
         if let fps { guard fps.isFinite, fps >= 1, fps <= 1000 else { throw ValidationError("--fps must be between 1 and 1000") } }
         if let threads { guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") } }
-        if let pinTime { guard pinTime.isFinite, pinTime >= 0 else { throw ValidationError("--pin-time must be a number of seconds ≥ 0") } }
+        if let pinTime, let problem = SceneTime.problem(pinTime, option: "--pin-time") { throw ValidationError(problem) }
         guard headlessPngEvery >= 1 else { throw ValidationError("--headless-png-every must be at least 1") }
         if device != nil, output == .headless { throw ValidationError("--device makes no sense with --output headless") }
         if let socket, socket != "none", let problem = SocketPath.problem(socket) { throw ValidationError("--socket \(problem)") }
@@ -161,6 +162,9 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        // First, before any thread or log line: a log reader that goes away
+        // (`chakrad run 2>&1 | head`) must cost a log line, not the daemon.
+        let brokenPipes = Result { () throws(SystemError) in try BrokenPipes.ignore() }
         let allocatorSet = AllocatorPolicy.apply()
         let level = logLevel
         LoggingSystem.bootstrap { label in
@@ -169,6 +173,7 @@ struct RunCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "chakrad")
+        if case .failure(let error) = brokenPipes { logger.warning("signals: \(error); a log reader that goes away may stop chakrad") }
         if !allocatorSet { logger.warning("memory: glibc refused the allocator settings (mallopt); freed frames may stay resident") }
         let loaded: LoadedConfig
         do {

@@ -51,7 +51,7 @@ struct SpiralOptions: ParsableArguments {
 
     func validate() throws {
         if let progress, !(0...1).contains(progress) { throw ValidationError("--progress must be within 0...1") }
-        guard holdElapsed >= 0, holdElapsed.isFinite else { throw ValidationError("--hold-elapsed must be ≥ 0") }
+        if let problem = SceneTime.problem(holdElapsed, option: "--hold-elapsed") { throw ValidationError(problem) }
         if case .failure(let error) = spiralConfig.pattern(named: pattern) { throw ValidationError("--pattern: \(error)") }
     }
 

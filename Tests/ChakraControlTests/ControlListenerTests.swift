@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 @testable import ChakraControlServer
 import ChakraSystem
@@ -109,12 +110,97 @@ struct ControlListenerTests {
         defer { directory.remove() }
         let path = directory.path + "/control.sock"
         let first = try ControlListener.bind(path: path, mode: 0o660, group: nil)
-        unlink(path)   // someone removed it, and a new daemon made its own
-        let second = try ControlListener.bind(path: path, mode: 0o660, group: nil)
+        unlink(path)   // someone removed it, and another process made its own
+        let other = try UnixSocket.make()
+        defer { Descriptor.close(other) }
+        try UnixSocket.bind(other, path: path)
         first.close()
         #expect(info(path) != nil)
+        // The lock went with the first: the path is free for the next daemon
+        // (the other socket is not listening: stale to it).
+        let second = try ControlListener.bind(path: path, mode: 0o660, group: nil)
+        #expect(second.replacedStaleSocket)
         second.close()
         #expect(info(path) == nil)
+    }
+
+    /// Daemons started at the same moment for one path (threads here, each
+    /// with its own open of the lock file, as processes have): exactly one
+    /// binds, and every other is told the path is in use. Without the lock,
+    /// two would find no one listening; the loser then failed at bind
+    /// (EADDRINUSE, a plain error: "running without the control socket")
+    /// or removed the winner's socket, just bound, as stale.
+    @Test func ofDaemonsBindingAtOnceExactlyOneWins() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/control.sock"
+        let contenders = 4
+        var problems: [String] = []
+        for round in 0..<300 {
+            if round % 3 == 1 { try leaveStaleSocket(at: path) }   // a dead daemon's socket to replace
+            let go = Atomic<Int>(0)
+            let outcomes = Mutex<[Result<ControlListener, ControlSocketError>]>([])
+            let done = DispatchSemaphore(value: 0)
+            for _ in 0..<contenders {
+                Thread {
+                    go.add(1, ordering: .relaxed)
+                    while go.load(ordering: .relaxed) < contenders {}   // all at once
+                    let outcome = Result { () throws(ControlSocketError) in try ControlListener.bind(path: path, mode: 0o660, group: nil) }
+                    outcomes.withLock { $0.append(outcome) }
+                    done.signal()
+                }.start()
+            }
+            for _ in 0..<contenders { done.wait() }
+            let results = outcomes.withLock { $0 }
+            let winners = results.compactMap { try? $0.get() }
+            let losers = results.compactMap { if case .failure(let error) = $0 { error } else { nil } }
+            if winners.count != 1 { problems.append("round \(round): \(winners.count) bound") }
+            for loser in losers where !loser.inUse { problems.append("round \(round): \(loser)") }
+            // The winner's socket is there and answers.
+            if winners.count == 1, (try? TestClient(path: path)) == nil { problems.append("round \(round): the winner's socket is gone") }
+            for winner in winners { winner.close() }
+            if !problems.isEmpty { break }
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    /// The lock is taken before the path is looked at: while another daemon
+    /// holds it, even a stale socket file is left alone, and the refusal
+    /// says the path is in use (exit 75), not an error to run on with.
+    @Test func aHeldLockKeepsThePathForItsHolder() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/control.sock"
+        try leaveStaleSocket(at: path)
+        let held = try #require(try FileLock.take(ControlListener.lockPath(for: path)))
+        let refused = bindFailure(path)
+        #expect(refused?.inUse == true)
+        #expect(refused?.description == "control socket '\(path)': another chakrad holds its lock '\(path).lock' (it is starting)")
+        #expect(info(path).map { $0.st_mode & S_IFMT } == S_IFSOCK, "the socket file was touched")
+        held.release()
+        let listener = try ControlListener.bind(path: path, mode: 0o660, group: nil)
+        #expect(listener.replacedStaleSocket)
+        listener.close()
+        // The lock file stays (empty): removing it would open the race again.
+        #expect(info(path + ".lock").map { $0.st_mode & S_IFMT } == S_IFREG)
+        #expect(bindFailure(path) == nil)
+    }
+
+    @Test func aLockFileThatIsNotARegularFileIsRefused() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/control.sock"
+        try FileManager.default.createDirectory(atPath: path + ".lock", withIntermediateDirectories: false)
+        #expect(refusal(path) == "control socket '\(path)': its lock file '\(path).lock' is a directory; not using it")
+        rmdir(path + ".lock")
+        symlink(directory.path + "/elsewhere", path + ".lock")
+        #expect(refusal(path) == "control socket '\(path)': its lock file '\(path).lock' is a symbolic link; not using it")
+        #expect(info(directory.path + "/elsewhere") == nil, "the link was followed")
+        unlink(path + ".lock")
+        mkfifo(path + ".lock", 0o600)
+        #expect(refusal(path) == "control socket '\(path)': its lock file '\(path).lock' is not a regular file; not using it")
+        #expect(bindFailure(path)?.inUse == false)
+        #expect(info(path) == nil, "no socket made")
     }
 
     @Test func socketActivationNeedsOurPIDAndDescriptors() throws {

@@ -189,6 +189,64 @@ struct ControlServerTests {
         #expect(other.request(#"{"cmd":"ping"}"#)?["ok"] == true)
     }
 
+    /// Requests written all at once and read late: once 64 KiB of replies
+    /// wait, the server stops taking lines; when the client reads and the
+    /// queue drains, it goes on with the lines it already holds, not only
+    /// when more bytes come. Every request is answered, in order. (It
+    /// stopped for good: 1,000 status requests read late got about 140
+    /// replies.) The client reads late at the start and again near the end,
+    /// when the last lines are all read from the socket: then only the
+    /// drained queue can start them. The bound holds meanwhile: a client
+    /// that does not read is not read, and others are served.
+    @Test(arguments: [(1_000, 1_500), (100_000, 600)])
+    func pipelinedRequestsReadLateAreAllAnswered(count: Int, padding: Int) throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        running.handler.state.withLock { $0.statusPadding = padding }
+        let client = try running.client()
+        let requests = (0..<count).map { "{\"id\":\($0),\"cmd\":\"status\"}\n" }.joined()
+        Thread { client.send(requests) }.start()   // blocks while the server does not read
+        let handled = { running.handler.state.withLock { $0.handled.count } }
+        /// Until the server has stopped taking lines (the count holds still).
+        func stalled() -> Int {
+            var settled = handled()
+            let deadline = Date().addingTimeInterval(20)
+            repeat {
+                usleep(300_000)
+                let now = handled()
+                if now == settled { break }
+                settled = now
+            } while Date() < deadline
+            return settled
+        }
+        #expect(running.eventually { handled() > 0 })
+        #expect(stalled() < count, "a client that does not read was read to the end")
+        #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true, "another client waits")
+        var lines: [String] = []
+        for stop in [count - 2_000, count - 300, count] where stop > lines.count {
+            if !lines.isEmpty { _ = stalled() }   // late again
+            lines += client.readLines(stop - lines.count, timeout: 30)
+            if lines.count < stop { break }
+        }
+        #expect(lines.count == count, "\(lines.count) of \(count) replies")
+        let outOfOrder = lines.indices.first { !lines[$0].hasPrefix("{\"id\":\($0),\"ok\":true,") }
+        #expect(outOfOrder == nil, "reply \(outOfOrder ?? -1): \(outOfOrder.map { String(lines[$0].prefix(80)) } ?? "")")
+    }
+
+    /// A reply larger than the bound (a snapshot) and a request after it in
+    /// the same write: the second is answered once the first has gone out.
+    @Test func aSnapshotThenAPingInOneWriteAreBothAnswered() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        running.handler.state.withLock { $0.snapshotBytes = 2 << 20 }
+        let client = try running.client()
+        client.send("{\"id\":1,\"cmd\":\"snapshot\"}\n{\"id\":2,\"cmd\":\"ping\"}\n")
+        let lines = client.readLines(2, timeout: 20)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("{\"id\":1,\"ok\":true,") == true && (lines.first?.utf8.count ?? 0) > 2 << 20)
+        #expect(lines.last == #"{"id":2,"ok":true,"result":{"pong":true}}"#)
+    }
+
     @Test func theLastLineWithoutANewlineIsAnsweredAtEndOfInput() throws {
         let running = try RunningServer()
         defer { running.stop() }

@@ -24,6 +24,37 @@ struct SyscallFaultTests {
         #expect(bindFailure(path) == nil)
     }
 
+    /// Someone bound the path between the stale check and bind (a process
+    /// that takes no lock): in use, exit 75, not "running without the socket".
+    @Test("EADDRINUSE at bind: the path is in use")
+    func bindInUse() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/control.sock"
+        SyscallFaults.inject(EADDRINUSE, into: "bind(\(path))")
+        defer { SyscallFaults.remove(matching: "bind(\(path))") }
+        let failure = bindFailure(path)
+        #expect(failure?.inUse == true)
+        #expect(failure?.description == "control socket '\(path)': another process bound it just now (another chakrad?)")
+        #expect(SyscallFaults.pending(matching: "bind(\(path))") == 0)
+        #expect(bindFailure(path) == nil)
+    }
+
+    /// The lock file cannot be opened (a directory not writable, say): a
+    /// plain error naming it, the socket not made.
+    @Test("EACCES opening the lock file: a clear error, no socket")
+    func lockFileRefused() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/control.sock"
+        SyscallFaults.inject(EACCES, into: "open(\(path).lock)")
+        defer { SyscallFaults.remove(matching: "open(\(path).lock)") }
+        let failure = bindFailure(path)
+        #expect(failure?.inUse == false)
+        #expect(failure?.description == "control socket '\(path)': cannot lock '\(path).lock': Permission denied")
+        #expect(access(path, F_OK) != 0)
+    }
+
     @Test("EINTR is retried: a listen interrupted three times still listens")
     func interruptedListen() throws {
         let directory = TemporaryDirectory()

@@ -93,6 +93,32 @@ final class TestClient: @unchecked Sendable {
         }
     }
 
+    /// The next `count` lines (fewer at end of stream or after `timeout`
+    /// seconds without a byte): for many lines, without the per-line
+    /// copying of `readLine`.
+    func readLines(_ count: Int, timeout: Double = 10) -> [String] {
+        var lines: [String] = []
+        var pending = buffer
+        buffer = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            var start = pending.startIndex
+            while lines.count < count, let newline = pending[start...].firstIndex(of: 10) {
+                lines.append(String(decoding: pending[start..<newline], as: UTF8.self))
+                start = newline + 1
+            }
+            pending.removeFirst(start - pending.startIndex)
+            if lines.count == count { break }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(timeout * 1000)) > 0 else { break }
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { break }
+            pending += chunk[0..<n]
+        }
+        buffer = pending
+        return lines
+    }
+
     /// True when the server closed the connection within `timeout` (lines still
     /// waiting are skipped).
     func isClosed(timeout: Double = 10) -> Bool {
@@ -125,16 +151,20 @@ final class FakeHandler: ControlHandler {
         var mostInFlight = 0
         var held: [@Sendable (Result<JSONValue, ControlError>) -> Void] = []
         var holding = false
+        /// Bytes of padding in each status reply (a real one is about 1.5 KB).
+        var statusPadding = 0
+        /// Bytes of base64 in a snapshot reply (a real frame's is hundreds of KB).
+        var snapshotBytes = 0
     }
 
     let state = Mutex(State())
 
     func handle(_ request: ControlRequest, context: RequestContext, reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
-        let holding = state.withLock { state in
+        let (holding, padding, snapshotBytes) = state.withLock { state in
             state.handled.append(request.command)
             state.inFlight += 1
             state.mostInFlight = max(state.mostInFlight, state.inFlight)
-            return state.holding
+            return (state.holding, state.statusPadding, state.snapshotBytes)
         }
         let answer: @Sendable (Result<JSONValue, ControlError>) -> Void = { [self] outcome in
             state.withLock { $0.inFlight -= 1 }
@@ -143,7 +173,9 @@ final class FakeHandler: ControlHandler {
         let outcome: Result<JSONValue, ControlError>
         switch request.command {
         case .ping: outcome = .success(["pong": true])
+        case .status where padding > 0: outcome = .success(["clients": .int(context.clients), "padding": .string(String(repeating: "p", count: padding))])
         case .status: outcome = .success(["clients": .int(context.clients)])
+        case .snapshot where snapshotBytes > 0: outcome = .success(["format": "png", "png": .string(String(repeating: "A", count: snapshotBytes))])
         case .switchScene(let request) where request.scene != "heart":
             outcome = .failure(ControlError(.unknownScene, "no scene named '\(request.scene)'"))
         default: outcome = .success(["command": .string(request.command.name)])

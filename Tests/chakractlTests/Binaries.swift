@@ -24,6 +24,8 @@ enum Binaries {
         var status: Int32
         var output: String
         var error: String
+        /// The program was killed by a signal (`status` is its number).
+        var signalled = false
     }
 
     /// Runs a program to its end (60 s at most).
@@ -41,7 +43,7 @@ enum Binaries {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                       error: String(decoding: errData, as: UTF8.self))
+                       error: String(decoding: errData, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal)
     }
 
     /// chakractl with `arguments`, against `socket`.

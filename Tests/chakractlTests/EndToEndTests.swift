@@ -152,6 +152,44 @@ struct EndToEndTests {
         #expect(try Binaries.ctl(socket, "ping").status == 0)
     }
 
+    /// Its log on a pipe whose reader goes away (`chakrad run 2>&1 | head
+    /// -c1` under a supervisor that leaves SIGPIPE as it is): the next log
+    /// lines fail with EPIPE and the daemon runs on. It was killed by
+    /// SIGPIPE at the first of them, its socket file left behind.
+    @Test func aLogReaderThatGoesAwayDoesNotStopTheDaemon() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/control.sock"
+        // Close-on-exec: no other child of this test process may hold the
+        // read end open (pipe2 is _GNU_SOURCE, hidden from Swift).
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: Binaries.chakrad)
+        daemon.arguments = ["run", "--config", "/dev/null", "--output", "headless", "--headless-size", "64x36", "--vt", "none", "--socket", socket]
+        let writeEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+        (daemon.standardOutput, daemon.standardError) = (writeEnd, writeEnd)
+        try daemon.run()
+        close(ends[1])
+        defer { if daemon.isRunning { daemon.terminate() }; daemon.waitUntilExit() }
+        // Up; its first lines wait in the pipe, unread.
+        #expect(eventually { (try? Binaries.ctl(socket, "ping"))?.status == 0 }, "chakrad did not answer")
+        close(ends[0])   // the reader goes away
+        // Requests that log a line each.
+        #expect(try Binaries.ctl(socket, "reload").status == 0)
+        #expect(try Binaries.ctl(socket, "switch", "calm", "--transition", "cut").status == 0)
+        #expect(try Binaries.ctl(socket, "set", "language", "de").status == 0)
+        #expect(try Binaries.ctl(socket, "ping").status == 0)
+        #expect(daemon.isRunning, "chakrad died: \(daemon.terminationReason == .uncaughtSignal ? "signal" : "status") \(daemon.terminationStatus)")
+        // It stops as usual (logging as it goes) and removes its socket.
+        daemon.terminate()
+        daemon.waitUntilExit()
+        #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0,
+                "\(daemon.terminationReason == .uncaughtSignal ? "signal" : "status") \(daemon.terminationStatus)")
+        #expect(access(socket, F_OK) != 0, "the socket file is removed at exit")
+    }
+
     @Test func anInvalidConfigurationStopsTheStartWithKeyAndLine() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

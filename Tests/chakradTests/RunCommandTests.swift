@@ -63,7 +63,7 @@ struct RunCommandTests {
     @Test(arguments: [
         ["--mode", "1920"], ["--mode", "1920x1080@fast"], ["--rotation", "45"], ["--output", "x11"],
         ["--format", "YUYV"], ["--fps", "0"], ["--threads", "0"], ["--vt", "tty1"], ["--scene", "nope"],
-        ["--pin-time", "-1"], ["--headless-png-every", "0"], ["--config", "/nonexistent/chakra.toml"],
+        ["--pin-time", "-1"], ["--pin-time", "1e300"], ["--pin-time", "1000000001"], ["--pin-time", "nan"], ["--headless-png-every", "0"], ["--config", "/nonexistent/chakra.toml"],
         ["--output", "headless", "--device", "/dev/fb0"], ["--log-level", "loud"],
     ])
     func badInputIsAUsageError(arguments: [String]) {
