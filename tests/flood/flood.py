@@ -17,17 +17,28 @@ idle runs' (0.10 by default, as `make flood` checks). `make test` passes
 one 4-second window to the next, and a gate must not fail on that; ping
 latency and descriptors are checked exactly either way.
 """
-import json, os, resource, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+import json, os, resource, shutil, signal, socket, statistics, struct, subprocess, sys, tempfile, time
 
 SUBSCRIBERS, ATTEMPTS = 100, 1000
 SAMPLES = 4   # frame-time summaries (240 frames each) per phase
 PING_LIMIT_MS, P99_MARGIN = 100.0, 0.10
 
 
+def connect_waiting(s, path, timeout):
+    """Connects as chakractl does: a blocking connect waits while the
+    listener's accept backlog is full (under the flood it can be), where
+    Python's settimeout would make it non-blocking and fail at once with
+    EAGAIN. SO_SNDTIMEO bounds the wait (Linux's AF_UNIX connect honours
+    it), so a daemon that never accepts fails the test instead of hanging."""
+    seconds = int(timeout)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", seconds, int((timeout - seconds) * 1e6)))
+    s.connect(path)
+    s.settimeout(timeout)
+
+
 def request(path, line, timeout=5.0):
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(timeout)
-        s.connect(path)
+        connect_waiting(s, path, timeout)
         s.sendall(line.encode() + b"\n")
         data = b""
         while not data.endswith(b"\n"):
