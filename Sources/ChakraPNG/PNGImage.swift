@@ -24,7 +24,10 @@ public enum PNGImage {
         }
     }
 
-    /// Writes tightly packed RGB bytes as an 8-bit RGB PNG.
+    /// Writes tightly packed RGB bytes as an 8-bit RGB PNG, for tests'
+    /// own files only. libpng opens whatever is at `path` (a FIFO blocks,
+    /// a device is written) and removes `path` when a write fails: a file
+    /// a person named goes through `encode` and ChakraSystem's OutputFile.
     public static func write(_ image: RGB, to path: String) throws {
         var png = png_image()
         png.version = UInt32(PNG_IMAGE_VERSION)

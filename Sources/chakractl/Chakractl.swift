@@ -4,15 +4,17 @@ import Glibc
 /// chakractl: drives a running chakrad over its control socket, one
 /// command per protocol command (docs/protocol.md).
 ///
-/// Exit status: 0 done, 1 the daemon said no, 2 usage, 3 the daemon
-/// cannot be reached (or stopped answering).
+/// Exit status: 0 done, 1 the daemon said no or a file could not be
+/// written, 2 usage (a file named that may not be written included), 3 the
+/// daemon cannot be reached (or stopped answering).
 @main
 enum Chakractl {
     static let spec = CommandSpec(
         name: "chakractl",
         abstract: "Control a running chakrad.",
         discussion: "The socket is --socket PATH, else $CHAKRA_SOCKET, else \(ControlProtocol.defaultSocket). "
-            + "Exit status: 0 done, 1 chakrad refused, 2 usage error, 3 chakrad unreachable."
+            + "Exit status: 0 done, 1 chakrad refused or a file could not be written, 2 usage error "
+            + "(a FILE that is not a regular file or a link to one included), 3 chakrad unreachable."
     )
 
     static let version = "chakractl \(ChakraVersion.current) (protocol \(ControlProtocol.version))"

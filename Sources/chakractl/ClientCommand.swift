@@ -14,6 +14,9 @@ protocol Subcommand {
 protocol ClientCommand: Subcommand {
     /// The request to send.
     func request() -> ControlCommand
+    /// Checks made before anything is sent (a file to write must be
+    /// writable as one), so that a wrong target costs no request.
+    func prepare() throws
     /// Seconds to wait unless --timeout says.
     var defaultTimeout: Double { get }
     /// What a person reads for a successful result.
@@ -34,9 +37,12 @@ extension PlainCommand {
 extension ClientCommand {
     var defaultTimeout: Double { 10 }
 
+    func prepare() throws {}
+
     func json(_ result: JSONValue) throws -> JSONValue { ["ok": true, "result": result] }
 
     func run(_ options: ConnectionOptions) throws {
+        try prepare()
         let connection = try ControlConnection(path: options.socketPath())
         let outcome = try connection.call(request(), timeout: options.timeout ?? defaultTimeout)
         try Self.report(outcome, json: options.json, human: human, machine: json)
@@ -53,7 +59,7 @@ extension ClientCommand {
                 let refusal: JSONValue = ["ok": false, "error": ["code": .string(error.code), "message": .string(error.message)]]
                 writeAll(refusal.encoded + "\n", to: STDOUT_FILENO)
             }
-            throw ClientFailure(status: .refused, description: "\(error.message) (\(error.code))")
+            throw ClientFailure(status: .failed, description: "\(error.message) (\(error.code))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import ChakraControl
+import ChakraSystem
 import Glibc
 
 struct Ping: PlainCommand {
@@ -273,7 +274,7 @@ struct Health: PlainCommand {
         let outcome = try connection.call(request(), timeout: options.timeout ?? defaultTimeout)
         try Self.report(outcome, json: options.json, human: human, machine: json)
         if case .success(let result) = outcome, result["healthy"] != true {
-            throw ClientFailure(status: .refused, description: "unhealthy")
+            throw ClientFailure(status: .failed, description: "unhealthy")
         }
     }
 }
@@ -354,6 +355,16 @@ struct Snapshot: ClientCommand {
 
     var defaultTimeout: Double { 30 }
 
+    /// A FILE that is a directory, FIFO, device or dangling link is the
+    /// command line's mistake: refused (exit 2) before a frame is encoded.
+    func prepare() throws {
+        do {
+            _ = try OutputFile.destination(of: file)
+        } catch {
+            throw ClientFailure(status: error.refusesTarget ? .usage : .failed, description: error.description)
+        }
+    }
+
     func request() -> ControlCommand { .snapshot }
 
     func human(_ result: JSONValue) throws -> String {
@@ -373,9 +384,11 @@ struct Snapshot: ClientCommand {
             throw ClientFailure(status: .unreachable, description: "chakrad's snapshot is not a PNG")
         }
         do {
-            try writeFileAtomically(png, to: file)
+            try OutputFile.write(png, to: file)
         } catch {
-            throw ClientFailure(status: .usage, description: error.description)
+            // The file checked in prepare() turned into something else, or
+            // the system refused the write (ENOSPC, EIO): an I/O failure.
+            throw ClientFailure(status: .failed, description: error.description)
         }
         return (result["width"]?.intValue ?? 0, result["height"]?.intValue ?? 0)
     }
@@ -406,7 +419,7 @@ struct Events: Subcommand {
     func run(_ options: ConnectionOptions) throws {
         let connection = try ControlConnection(path: options.socketPath())
         let outcome = try connection.call(.subscribe(events: kinds.isEmpty ? nil : kinds), timeout: options.timeout ?? 10)
-        if case .failure(let error) = outcome { throw ClientFailure(status: .refused, description: "\(error.message) (\(error.code))") }
+        if case .failure(let error) = outcome { throw ClientFailure(status: .failed, description: "\(error.message) (\(error.code))") }
         while true {
             guard case .event(let name, let json) = try connection.readMessage(deadline: nil) else { continue }
             var line = json.encoded

@@ -5,8 +5,9 @@ import Glibc
 /// Why chakractl stops: the exit status and the message (docs/protocol.md).
 struct ClientFailure: Error, CustomStringConvertible {
     enum Status: Int32 {
-        /// The daemon answered no (ok: false).
-        case refused = 1
+        /// The daemon answered no (ok: false), or what it answered could
+        /// not be kept: a file not written (a full disk), the errno named.
+        case failed = 1
         /// The command line (or a file it names) is wrong; nothing or no
         /// more is done.
         case usage = 2

@@ -4,6 +4,7 @@ import ChakraPNG
 import ChakraRaster
 import ChakraScenes
 import ChakraSpiral
+import ChakraSystem
 
 /// `chakrad render`: one frame of a scene at a scene time, to a PNG file.
 struct RenderCommand: ParsableCommand {
@@ -27,6 +28,14 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         if let problem = SceneTime.problem(time, option: "--time") { throw ValidationError(problem) }
+        // A directory, FIFO, device or dangling link: refused before a frame
+        // is drawn (exit 64), and never opened.
+        do throws(OutputFileError) {
+            _ = try OutputFile.destination(of: output)
+        } catch where error.refusesTarget {
+            throw ValidationError(error.description)
+        } catch {}   // what the system says is reported by the write
+
     }
 
     func run() throws {
@@ -52,7 +61,11 @@ struct RenderCommand: ParsableCommand {
         // BGR888 is bytes R, G, B in memory: what PNG wants, dithered to 8 bits.
         let frame = FrameBuffer(width: size.width, height: size.height, format: .bgr888)
         renderer.render(time: sceneTime, into: frame.pixels)
-        try PNGImage.write(PNGImage.RGB(width: size.width, height: size.height, bytes: frame.rgbBytes()), to: output)
+        // Encoded in memory and written by OutputFile, not by libpng's file
+        // writer: that one opens whatever is there and removes the path
+        // when a write fails.
+        let png = try PNGImage.encode(PNGImage.RGB(width: size.width, height: size.height, bytes: frame.rgbBytes()))
+        try OutputFile.write(png, to: output)
         print("wrote \(output): \(scene.name) at t=\(time)s, \(size)\(options.reduceMotion ? ", reduce-motion" : "")\(options.lowPower ? ", low-power" : "")")
     }
 }

@@ -1,5 +1,6 @@
 import ChakraPNG
 import ChakraRaster
+import ChakraSystem
 import Logging
 
 /// No screen: frames are drawn into memory, optionally every Nth written as a
@@ -48,7 +49,10 @@ public final class HeadlessOutput: DisplayOutput {
         let number = String(presented)
         let path = "\(directory)/frame-\(String(repeating: "0", count: max(0, 6 - number.count)))\(number).png"
         do {
-            try PNGImage.write(PNGImage.RGB(width: width, height: height, bytes: frame.rgbBytes()), to: path)
+            // Through OutputFile, not libpng's file writer: a FIFO or device
+            // there would block the frame loop or be written, and a failed
+            // write would remove the path.
+            try OutputFile.write(PNGImage.encode(PNGImage.RGB(width: width, height: height, bytes: frame.rgbBytes())), to: path)
         } catch {
             pngFailures += 1
             if pngFailures == 1 || pngFailures % 100 == 0 { logger.warning("headless: \(error) (\(pngFailures) failures)") }
