@@ -18,7 +18,11 @@ Before the control socket was claimed under a lock (PATH.lock, flock),
 the loser of a close race failed at bind (EADDRINUSE) and ran on without
 the socket, opening the output and the session log: 1-2 pairs in 40.
 """
-import json, os, shutil, signal, socket, statistics, sys, tempfile, time
+import os, shutil, signal, statistics, sys, tempfile, time
+
+# The status request restart.py asks with (this directory is on sys.path
+# when a script here runs).
+from restart import status
 
 MIN_PAIRS = 50
 CONFIG = """[display]
@@ -31,24 +35,6 @@ socket = "{sock}"
 [sessions]
 file = "{sessions}"
 """
-
-
-def status(path):
-    """The status reply's result, or None while nothing answers."""
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-            s.settimeout(2)
-            s.connect(path)
-            s.sendall(b'{"cmd": "status"}\n')
-            data = b""
-            while not data.endswith(b"\n"):
-                chunk = s.recv(65536)
-                if not chunk:
-                    return None
-                data += chunk
-        return json.loads(data).get("result")
-    except (OSError, ValueError):
-        return None
 
 
 def spawn_together(argvs, logs):
