@@ -93,5 +93,21 @@ struct ConfigPartsTests {
         #expect(ConfigParser.closestKey(to: "completely.different") == nil)
         #expect(ConfigParser.editDistance("", "abc") == 3)
         #expect(ConfigParser.editDistance("kitten", "sitting") == 3)
+        #expect(ConfigParser.closestKey(to: "display.rotationxx") == "display.rotation")
+        #expect(ConfigParser.closestKey(to: "display.rotationxxx") == nil)
+        #expect(ConfigParser.editDistance(Array("kitten".utf8), Array("sitting".utf8), atMost: 2) == nil)
+        #expect(ConfigParser.editDistance(Array("kitten".utf8), Array("sitting".utf8), atMost: 3) == 3)
+    }
+
+    /// A key as long as a request line (a client's `get`) is no suggestion
+    /// and no section: answered by lengths alone (176 ms a 16 KB key before).
+    @Test func longKeysAreNotTypos() {
+        let long = String(repeating: "display.", count: 2048)
+        #expect(ConfigParser.closestKey(to: long) == nil)
+        #expect(ChakraConfig().values(for: long) == nil)
+        #expect(ChakraConfig().values(for: "display.")  == nil)
+        #expect(ChakraConfig().values(for: "display")?.isEmpty == false)
+        #expect(ChakraConfig().values(for: "display.rotation")?.count == 1)
+        #expect(ChakraConfig().values(for: "display.rot") == nil)
     }
 }
