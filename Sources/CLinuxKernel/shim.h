@@ -2,7 +2,7 @@
 // framebuffer (linux/fb.h), the console (linux/kd.h, linux/vt.h), HDMI-CEC
 // adapters (linux/cec.h, which needs sys/ioctl.h before it), signalfd,
 // timerfd, eventfd and kobject uevents. Header-only: nothing to link. Imported by
-// ChakraSystem (signalfd, eventfd, thread names) and ChakraDisplay.
+// ChakraSystem (signalfd, eventfd, thread names and ids) and ChakraDisplay.
 #ifndef CHAKRA_CLINUXKERNEL_SHIM_H
 #define CHAKRA_CLINUXKERNEL_SHIM_H
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/timerfd.h>
 #include <linux/cec.h>
@@ -51,6 +52,10 @@ static inline unsigned long CLinux_CEC_S_MODE(void) { return CEC_S_MODE; }
 static inline int CLinux_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
 }
+
+// gettid() is not in Glibc's Swift module (glibc 2.30 declares it only
+// with _GNU_SOURCE); setpriority needs it to lower one thread.
+static inline pid_t CLinux_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 
 // major()/minor() are macros in glibc.
 static inline unsigned int CLinux_major(dev_t device) { return major(device); }

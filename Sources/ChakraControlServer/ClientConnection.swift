@@ -8,6 +8,8 @@ final class ClientConnection {
     let id: UInt64
     let descriptor: Int32
     var framer: LineFramer
+    /// Closed with the descriptor, for the threads that answer its requests.
+    let presence = ConnectionPresence()
     /// Bytes to send; those before `sent` are sent.
     private var output: [UInt8] = []
     private var sent = 0

@@ -1,4 +1,5 @@
 import ChakraControl
+import Synchronization
 
 /// Who is asking: for the status reply and the log.
 public struct RequestContext: Sendable {
@@ -6,6 +7,19 @@ public struct RequestContext: Sendable {
     public let client: UInt64
     /// Connections open now, this one included.
     public let clients: Int
+    let presence: ConnectionPresence
+
+    /// Whether the connection is still open (any thread): slow work for a
+    /// client that has gone (asked and closed) is work for nobody.
+    public var isConnected: Bool { presence.isOpen }
+}
+
+/// A connection's life as other threads see it: open until the server
+/// closes it (the peer went away, broke a rule, or was done).
+final class ConnectionPresence: Sendable {
+    private let open = Atomic<Bool>(true)
+    var isOpen: Bool { open.load(ordering: .relaxed) }
+    func close() { open.store(false, ordering: .relaxed) }
 }
 
 /// What carries out requests: the daemon's service, or a fake in tests.

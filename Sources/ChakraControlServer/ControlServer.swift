@@ -329,7 +329,7 @@ private final class ServerLoop {
         default:
             client.requestInFlight = true
             let server = self.server, id = client.id, requestID = request.id
-            server.handlerForLoop.handle(request, context: RequestContext(client: id, clients: clients.count)) { outcome in
+            server.handlerForLoop.handle(request, context: RequestContext(client: id, clients: clients.count, presence: client.presence)) { outcome in
                 server.deliver(ControlReply(id: requestID, outcome), to: id)
             }
         }
@@ -378,6 +378,7 @@ private final class ServerLoop {
     }
 
     private func close(_ client: ClientConnection, reason: String?) {
+        client.presence.close()
         Descriptor.close(client.descriptor)
         clients[client.id] = nil
         if let reason { logger.debug("control: client \(client.id) closed (\(reason))") }

@@ -24,8 +24,8 @@ public final class ControlService: ControlHandler {
     private let control: DaemonControl
     private let source: ConfigSource
     private let logger: Logger
-    /// Snapshots one at a time: each costs the loop one copy of the frame.
-    private let snapshots = DispatchQueue(label: "chakra.snapshot")
+    /// Snapshots one at a time, shared by the clients waiting for one.
+    private let snapshots: SnapshotTaker
 
     /// The server's limits from [control].
     public static func limits(_ settings: ChakraConfig.Control) -> ServerLimits {
@@ -41,6 +41,7 @@ public final class ControlService: ControlHandler {
                 logger: Logger) {
         (self.control, self.source, self.logger) = (control, source, logger)
         (self.sessions, self.sessionsFile) = (sessions, sessionsFile)
+        snapshots = SnapshotTaker { [control] in Self.takeSnapshot(control) }
     }
 
     /// Forwards the loop's events to `server`'s subscribers, and new limits
@@ -77,7 +78,7 @@ public final class ControlService: ControlHandler {
             let paused = request.command == .pause
             control.send(.playback(paused: paused) { result in reply(result.map { ["paused": .bool(paused)] }.mapError(Self.error)) })
         case .snapshot:
-            snapshot(reply: reply)
+            snapshots.request(isWanted: { context.isConnected }, reply: reply)
         case .wake:
             control.send(.activity { result in reply(result.map { ["power": .string($0.rawValue)] }.mapError(Self.error)) })
         case .spiral(let action, let pattern):
@@ -187,31 +188,29 @@ public final class ControlService: ControlHandler {
         })
     }
 
-    /// The loop copies the frame; the copy is converted and encoded here,
-    /// one snapshot at a time. The PNG travels in the reply: no file is
-    /// written on the daemon's side.
-    private func snapshot(reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
-        snapshots.async { [control] in
-            let taken = DispatchSemaphore(value: 0)
-            let result = SnapshotResult()
-            control.send(.snapshotFrame { outcome in
-                result.set(outcome)
-                taken.signal()
-            })
-            guard taken.wait(timeout: .now() + 10) == .success, let outcome = result.value else {
-                return reply(.failure(ControlError(.unavailable, "the frame loop did not answer within 10 s")))
-            }
-            switch outcome {
-            case .failure(let error):
-                reply(.failure(Self.error(error)))
-            case .success(let frame):
-                do {
-                    let image = try frame.consumedIntoPNG()
-                    reply(.success(["format": "png", "width": .int(image.width), "height": .int(image.height),
-                                    "png": .string(Data(image.png).base64EncodedString())]))
-                } catch {
-                    reply(.failure(ControlError(.internal, "\(error)")))
-                }
+    /// The loop copies the frame; the copy is converted and encoded on
+    /// the snapshot taker's thread. The PNG travels in the reply: no file
+    /// is written on the daemon's side.
+    private static func takeSnapshot(_ control: DaemonControl) -> Result<JSONValue, ControlError> {
+        let taken = DispatchSemaphore(value: 0)
+        let result = SnapshotResult()
+        control.send(.snapshotFrame { outcome in
+            result.set(outcome)
+            taken.signal()
+        })
+        guard taken.wait(timeout: .now() + 10) == .success, let outcome = result.value else {
+            return .failure(ControlError(.unavailable, "the frame loop did not answer within 10 s"))
+        }
+        switch outcome {
+        case .failure(let error):
+            return .failure(Self.error(error))
+        case .success(let frame):
+            do {
+                let image = try frame.consumedIntoPNG()
+                return .success(["format": "png", "width": .int(image.width), "height": .int(image.height),
+                                 "png": .string(Data(image.png).base64EncodedString())])
+            } catch {
+                return .failure(ControlError(.internal, "\(error)"))
             }
         }
     }
