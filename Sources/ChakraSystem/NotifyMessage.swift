@@ -46,9 +46,14 @@ public struct NotifyAddress: Equatable, Sendable {
 /// How often to send WATCHDOG=1: half of $WATCHDOG_USEC (as systemd
 /// advises), and only when $WATCHDOG_PID is unset or names this process.
 public enum WatchdogPolicy {
+    /// The shortest interval honoured. The loop wakes for each ping, so
+    /// WATCHDOG_USEC=1 would have it spin at 2 million wakes a second; no
+    /// watchdog can be served more finely than a frame anyway.
+    public static let shortestInterval = 0.01
+
     public static func pingInterval(usec: String?, pid: String?, ownPID: Int32) -> Double? {
         guard let usec, let microseconds = UInt64(usec), microseconds > 0 else { return nil }
         if let pid, let target = Int32(pid), target != ownPID { return nil }
-        return Double(microseconds) / 2_000_000
+        return max(shortestInterval, Double(microseconds) / 2_000_000)
     }
 }

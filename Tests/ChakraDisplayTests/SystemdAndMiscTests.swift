@@ -34,6 +34,11 @@ struct NotifyTests {
         #expect(WatchdogPolicy.pingInterval(usec: "0", pid: nil, ownPID: 7) == nil)
         #expect(WatchdogPolicy.pingInterval(usec: "soon", pid: nil, ownPID: 7) == nil)
         #expect(WatchdogPolicy.pingInterval(usec: nil, pid: nil, ownPID: 7) == nil)
+        // From the environment, so any number: no spinning, no trap.
+        #expect(WatchdogPolicy.pingInterval(usec: "1", pid: nil, ownPID: 7) == WatchdogPolicy.shortestInterval)
+        #expect(WatchdogPolicy.pingInterval(usec: "18446744073709551615", pid: nil, ownPID: 7) == 18446744073709551615 / 2_000_000)
+        #expect(WatchdogPolicy.pingInterval(usec: "18446744073709551616", pid: nil, ownPID: 7) == nil)
+        #expect(WatchdogPolicy.pingInterval(usec: "-5", pid: nil, ownPID: 7) == nil)
     }
 
     /// The real datagram path: a socket bound where $NOTIFY_SOCKET points.
