@@ -42,7 +42,7 @@ machine is not counted as the daemon's. Each phase's first 0.25 s (the
 adversaries starting) and the drain after it are not counted. About 30 s
 on a quiet 2-core machine, 40 s beside `stress-ng --cpu 2`.
 """
-import math, multiprocessing, os, random, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+import json, math, multiprocessing, os, random, select, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
 # flood.py's connection (a blocking connect bounded by SO_SNDTIMEO, as
 # chakractl's) and its request (this directory is on sys.path when a
@@ -122,15 +122,16 @@ def shapes(limit):
 
 # MARK: processes beside the test
 
-def ping_loop(sock, stop, out):
-    """The operator: a fresh connection per ping every PING_PERIOD_S until
-    told to stop; sends back its scheduling policy and, per ping,
-    (started, ms or None, lateness ms, error).
+def ping_loop(sock, reference, stop, out):
+    """The operator: every PING_PERIOD_S until told to stop, a ping on a
+    fresh connection to chakrad and, at the same moment, one to the
+    reference server; sends back its scheduling policy and, per ping,
+    (started, ms or None, lateness ms, error, reference ms or None).
 
     It asks for SCHED_RR (root or RLIMIT_RTPRIO): then a ping's time is the
     daemon's, not the time this process waited for a CPU to send it or to
     read the answer on a loaded machine. It sleeps between pings and blocks
-    on the socket, so it takes next to no CPU from anyone. Without the
+    on the sockets, so it takes next to no CPU from anyone. Without the
     permission it runs as any client does."""
     try:
         os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
@@ -143,16 +144,74 @@ def ping_loop(sock, stop, out):
         if now < due:
             time.sleep(due - now)
         started = time.monotonic()
-        late = (started - due) * 1000
-        try:
-            reply = request(sock, '{"cmd":"ping"}', timeout=PING_TIMEOUT_S)
-            elapsed = (time.monotonic() - started) * 1000
-            error = None if reply.get("ok") is True else f"answered {reply}"
-        except (OSError, ValueError) as failure:
-            elapsed, error = None, f"{type(failure).__name__}: {failure}"
-        results.append((started, elapsed, late, error))
+        (elapsed, error), (base, _) = pings_together([sock, reference], PING_TIMEOUT_S)
+        results.append((started, elapsed, (started - due) * 1000, error, base))
         due = max(due + PING_PERIOD_S, time.monotonic())
     out.send((policy, results))
+
+
+def pings_together(paths, timeout):
+    """A ping to each path on a fresh connection, all sent before any
+    answer is read; for each, (ms from connect to the answer, or None, and
+    what went wrong)."""
+    outcome = [(None, "not sent")] * len(paths)
+    waiting = {}
+    deadline = time.monotonic() + timeout
+    for index, path in enumerate(paths):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        started = time.monotonic()
+        try:
+            connect_waiting(s, path, timeout)
+            s.sendall(b'{"cmd":"ping"}\n')
+            waiting[s] = (index, started, bytearray())
+        except OSError as failure:
+            s.close()
+            outcome[index] = (None, f"{type(failure).__name__}: {failure}")
+    while waiting:
+        ready = select.select(list(waiting), [], [], max(0.0, deadline - time.monotonic()))[0]
+        now = time.monotonic()
+        if not ready:
+            for s, (index, _, _) in waiting.items():
+                outcome[index] = (None, f"no answer within {timeout:.0f} s")
+                s.close()
+            break
+        for s in ready:
+            index, started, data = waiting[s]
+            try:
+                chunk = s.recv(65536)
+            except OSError:
+                chunk = b""
+            data += chunk
+            if chunk and not data.endswith(b"\n"):
+                continue
+            del waiting[s]
+            s.close()
+            try:
+                ok = json.loads(data).get("ok") is True
+            except ValueError:
+                ok = False
+            outcome[index] = ((now - started) * 1000, None) if ok else (None, f"answered {bytes(data[:200])!r}")
+    return outcome
+
+
+def reference_server(path, out):
+    """Answers every line with a pong and does nothing else, at normal
+    priority: how long any process on this machine waits to be woken and
+    answer at that moment, the environment's share of a ping."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(64)
+    out.send("ready")
+    while True:
+        connection, _ = server.accept()
+        with connection:
+            data = b""
+            while not data.endswith(b"\n"):
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            connection.sendall(b'{"id":null,"ok":true,"result":{"pong":true}}\n')
 
 
 def adversary(sock, line, until, out):
@@ -394,8 +453,11 @@ def main():
     pings, costs, snapshot, policy = [], {}, None, "?"
     try:
         run.wait_ready()
+        reference = os.path.join(work, "reference.sock")
+        _, ready = run.spawn(reference_server, reference)
+        ready.recv()
         stop_here, stop_there = run.context.Pipe(duplex=False)
-        pinger, results = run.spawn(ping_loop, run.sock, stop_here)
+        pinger, results = run.spawn(ping_loop, run.sock, reference, stop_here)
         try:
             run.phase("a idle", [], IDLE_S)
             small, large = shapes(DEFAULT_LINE), shapes(MAX_LINE)
@@ -452,7 +514,7 @@ def report(run, pings, policy, costs, snapshot, seconds):
     failures = run.failures
     def ms(value):
         return "-" if value is None else f"{value:.2f}"
-    print(f"adversary: {'phase':<26} {'pings':>5} {'median':>7} {'p99':>7} {'max':>7} {'late':>6} "
+    print(f"adversary: {'phase':<26} {'pings':>5} {'median':>7} {'p99':>7} {'max':>7} {'late':>6} {'ref':>6} "
           f"{'requests':>8} {'control':>8} {'fps':>5} {'frame p99':>9}")
     for name, start, end, answered, control, fps, frame_p99 in run.phases:
         mine = [p for p in pings if start <= p[0] < end]
@@ -460,18 +522,21 @@ def report(run, pings, policy, costs, snapshot, seconds):
         lost = [p for p in mine if p[3] is not None]
         p99, top = percentile(times, 0.99), max(times, default=float("nan"))
         late = max((p[2] for p in mine), default=float("nan"))
+        base = max((p[4] for p in mine if p[4] is not None), default=float("nan"))
         print(f"adversary: {name:<26} {len(mine):>5} {statistics.median(times) if times else float('nan'):>7.2f} "
-              f"{p99:>7.2f} {top:>7.2f} {late:>6.2f} {'-' if answered is None else answered:>8} "
+              f"{p99:>7.2f} {top:>7.2f} {late:>6.2f} {base:>6.2f} {'-' if answered is None else answered:>8} "
               f"{'-' if control is None else f'{control:.0f} %':>8} {fps:>5.1f} {frame_p99:>9.2f}")
+        beside = f"; the reference server's max {base:.1f} ms, the ping loop late by up to {late:.1f} ms"
         if lost:
             failures.append(f"{name}: {len(lost)} of {len(mine)} pings not answered ({lost[0][3]})")
         if not times:
             failures.append(f"{name}: no ping answered")
         elif p99 >= PING_LIMIT_MS or top >= PING_LIMIT_MS:
-            failures.append(f"{name}: ping p99 {p99:.1f} ms, max {top:.1f} ms (limit {PING_LIMIT_MS:.0f})")
+            failures.append(f"{name}: ping p99 {p99:.1f} ms, max {top:.1f} ms (limit {PING_LIMIT_MS:.0f}{beside})")
     print(f"adversary: pings in ms, a fresh connection each, every 50 ms, from a process of their own at {policy}; "
-          "late: the most that process woke after its time (the harness's share); requests: the adversaries' "
-          "answered (e: snapshot requests sent); control: the control thread's CPU, % of a core")
+          "late: the most that process woke after its time (the harness's share); ref: the most a server that "
+          "only answers (normal priority, pinged at the same moment) took (the machine's share); requests: the "
+          "adversaries' answered (e: snapshot requests sent); control: the control thread's CPU, % of a core")
     if costs:
         sizes = sorted(costs)
         print("adversary: control-thread CPU per request, ms (one request at a time):")
