@@ -23,24 +23,35 @@ each answer:
      second for 4 s; the frame rate over it (`frames` from status) against
      a's, then the operator's own snapshot.
 
-Fails (exit 1, a FAIL line each) when in any phase a ping's p99 or
-maximum reaches 50 ms or a ping is not answered, when chakrad exits, when
-the frame rate in e is more than 15 % below a's, or when the operator's
-snapshot takes over 2 s. Prints a table: pings per phase (count, median,
-p99, max; with about 50 pings a phase the p99 is the maximum), how late
-the ping loop itself woke (the harness's share, to tell from the
-daemon's), the adversaries' answered requests, the control thread's CPU
-and the frame rate; then what each line shape costs the control thread
-(CPU per request, one request at a time, from /proc/PID/task/TID/schedstat).
+Fails (exit 1, a FAIL line each) when in any phase the daemon's own
+share of a ping reaches 50 ms at the p99 or the maximum, or a ping is not
+answered; when chakrad exits; when the frame rate in e is more than 15 %
+below a's; or when the operator's snapshot takes over 2 s.
+
+The daemon's own share: the ping loop is a process of its own, so the
+adversaries' Python work never holds a ping back, and it asks for
+SCHED_RR (root, or RLIMIT_RTPRIO), so its own wait for a CPU is not
+counted ("late" shows what is left of it). And at the same moment as
+each ping to chakrad it pings a reference server, a process that only
+answers, at normal priority like chakrad: the time it takes is the
+machine's (a loaded machine holds any process that long), and a ping's
+time less the reference's is the daemon's. On a quiet machine the
+reference answers within a few ms and the two are the same; beside
+`stress-ng --cpu 2` on 2 cores (and others' builds) it was held for up to
+366 ms while chakrad was idle, chakrad with it: 1,800 idle pings there
+took up to 221 ms, and at most 16 ms more than the reference's.
+Both are printed: pings per phase (count, median, p99, max; with about 50
+pings a phase the p99 is the maximum), the reference's maximum, the
+daemon's own p99 and maximum, the adversaries' answered requests, the
+control thread's CPU and the frame rate; then what each line shape costs
+the control thread (CPU per request, one request at a time, from
+/proc/PID/task/TID/schedstat).
 
     tests/flood/adversary.py path/to/chakrad
 
-The ping loop and every adversary run in processes of their own, so the
-adversaries' Python work never holds a ping back, and the ping loop asks
-for SCHED_RR (as root), so that its own wait for a CPU on a loaded
-machine is not counted as the daemon's. Each phase's first 0.25 s (the
-adversaries starting) and the drain after it are not counted. About 30 s
-on a quiet 2-core machine, 40 s beside `stress-ng --cpu 2`.
+Each phase's first 0.25 s (the adversaries starting) and the drain after
+it are not counted. About 25 s on a quiet 2-core machine, 35 s beside
+`stress-ng --cpu 2`.
 """
 import json, math, multiprocessing, os, random, select, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
@@ -512,31 +523,44 @@ def size_name(size):
 
 def report(run, pings, policy, costs, snapshot, seconds):
     failures = run.failures
+    nan = float("nan")
     def ms(value):
         return "-" if value is None else f"{value:.2f}"
-    print(f"adversary: {'phase':<26} {'pings':>5} {'median':>7} {'p99':>7} {'max':>7} {'late':>6} {'ref':>6} "
-          f"{'requests':>8} {'control':>8} {'fps':>5} {'frame p99':>9}")
+    print(f"adversary: {'phase':<26} {'pings':>5} {'median':>6} {'p99':>7} {'max':>7} {'ref max':>7} "
+          f"{'own p99':>7} {'own max':>7} {'late':>5} {'requests':>8} {'control':>7} {'fps':>5}")
+    machine = 0.0
     for name, start, end, answered, control, fps, frame_p99 in run.phases:
         mine = [p for p in pings if start <= p[0] < end]
         times = [p[1] for p in mine if p[1] is not None]
+        # The daemon's own share: its time less the reference server's,
+        # pinged at the same moment (all of it when the reference failed).
+        own = [p[1] - (p[4] or 0) for p in mine if p[1] is not None]
         lost = [p for p in mine if p[3] is not None]
-        p99, top = percentile(times, 0.99), max(times, default=float("nan"))
-        late = max((p[2] for p in mine), default=float("nan"))
-        base = max((p[4] for p in mine if p[4] is not None), default=float("nan"))
-        print(f"adversary: {name:<26} {len(mine):>5} {statistics.median(times) if times else float('nan'):>7.2f} "
-              f"{p99:>7.2f} {top:>7.2f} {late:>6.2f} {base:>6.2f} {'-' if answered is None else answered:>8} "
-              f"{'-' if control is None else f'{control:.0f} %':>8} {fps:>5.1f} {frame_p99:>9.2f}")
-        beside = f"; the reference server's max {base:.1f} ms, the ping loop late by up to {late:.1f} ms"
+        p99, top = percentile(times, 0.99), max(times, default=nan)
+        own_p99, own_top = percentile(own, 0.99), max(own, default=nan)
+        late = max((p[2] for p in mine), default=nan)
+        base = max((p[4] for p in mine if p[4] is not None), default=nan)
+        machine = max(machine, base)
+        print(f"adversary: {name:<26} {len(mine):>5} {statistics.median(times) if times else nan:>6.2f} "
+              f"{p99:>7.2f} {top:>7.2f} {base:>7.2f} {own_p99:>7.2f} {own_top:>7.2f} {late:>5.2f} "
+              f"{'-' if answered is None else answered:>8} {'-' if control is None else f'{control:.0f} %':>7} "
+              f"{fps:>5.1f}")
         if lost:
             failures.append(f"{name}: {len(lost)} of {len(mine)} pings not answered ({lost[0][3]})")
         if not times:
             failures.append(f"{name}: no ping answered")
-        elif p99 >= PING_LIMIT_MS or top >= PING_LIMIT_MS:
-            failures.append(f"{name}: ping p99 {p99:.1f} ms, max {top:.1f} ms (limit {PING_LIMIT_MS:.0f}{beside})")
+        elif own_p99 >= PING_LIMIT_MS or own_top >= PING_LIMIT_MS:
+            failures.append(f"{name}: pings took p99 {p99:.1f} ms, max {top:.1f} ms; beyond the reference server "
+                            f"pinged at the same moment p99 {own_p99:.1f} ms, max {own_top:.1f} ms "
+                            f"(limit {PING_LIMIT_MS:.0f})")
     print(f"adversary: pings in ms, a fresh connection each, every 50 ms, from a process of their own at {policy}; "
-          "late: the most that process woke after its time (the harness's share); ref: the most a server that "
-          "only answers (normal priority, pinged at the same moment) took (the machine's share); requests: the "
-          "adversaries' answered (e: snapshot requests sent); control: the control thread's CPU, % of a core")
+          "ref: a server that only answers (normal priority), pinged at the same moment: the machine's share; "
+          "own: a ping's time less the reference's (the daemon's share, checked); late: the most the ping loop "
+          "woke after its time (the harness's share); requests: the adversaries' answered (e: snapshot "
+          "requests sent); control: the control thread's CPU, % of a core")
+    if machine >= PING_LIMIT_MS:
+        print(f"adversary: note: the machine held the reference server for up to {machine:.0f} ms: "
+              "that much of a ping is not the daemon's")
     if costs:
         sizes = sorted(costs)
         print("adversary: control-thread CPU per request, ms (one request at a time):")
