@@ -287,7 +287,12 @@ extension ChakraConfig {
     /// The value of one key ("low_power.fps"), or of every key in a section
     /// ("low_power"); nil when there is no such key or section.
     public func values(for path: String) -> [(key: String, value: ConfigValue)]? {
-        let matching = entries.filter { $0.key.hasPrefix(path) && ($0.key.utf8.count == path.utf8.count || $0.key.utf8.dropFirst(path.utf8.count).first == UInt8(ascii: ".")) }
+        // By bytes: keys are ASCII, and a client's key may be a megabyte of
+        // combining marks that String's comparison would normalise first.
+        let matching = entries.filter { entry in
+            entry.key.utf8.starts(with: path.utf8)
+                && (entry.key.utf8.count == path.utf8.count || entry.key.utf8.dropFirst(path.utf8.count).first == UInt8(ascii: "."))
+        }
         return matching.isEmpty ? nil : matching
     }
 

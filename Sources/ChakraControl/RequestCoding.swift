@@ -10,6 +10,9 @@ public struct RequestFailure: Error, Sendable, Equatable {
 }
 
 extension ControlRequest {
+    /// The longest string id (UTF-8 bytes) a request may carry.
+    public static let maxIDBytes = 256
+
     /// Reads one request line (without its newline). Checks, in order: JSON,
     /// an object, the id's type, "cmd", the command, unknown arguments, then
     /// each argument. Nothing here touches the daemon: a refused request
@@ -30,6 +33,9 @@ extension ControlRequest {
         var id: JSONValue?
         switch fields["id"] {
         case nil, .null?: id = nil
+        case .string(let text)? where text.utf8.count > ControlRequest.maxIDBytes:
+            // Every reply echoes the id: a megabyte id would be a megabyte reply.
+            return .failure(RequestFailure(id: nil, ControlError(.badRequest, "\"id\" is longer than \(ControlRequest.maxIDBytes) bytes")))
         case .int?, .string?: id = fields["id"]
         case .double(let d)? where d == d.rounded() && abs(d) < 1e15: id = .int(Int(d))
         case let other?:
@@ -39,12 +45,12 @@ extension ControlRequest {
         guard let cmdValue = fields["cmd"] else { return fail(.badRequest, "missing \"cmd\" (one of: \(ControlCommand.names.joined(separator: ", ")))") }
         guard case .string(let cmd) = cmdValue else { return fail(.badRequest, "\"cmd\" must be a string, not \(cmdValue.kind)") }
         guard let allowed = ControlCommand.arguments.first(where: { $0.command == cmd })?.arguments else {
-            return fail(.unknownCommand, "unknown command '\(cmd)'; commands: \(ControlCommand.names.joined(separator: ", "))")
+            return fail(.unknownCommand, "unknown command '\(Excerpt.text(cmd))'; commands: \(ControlCommand.names.joined(separator: ", "))")
         }
         let unknown = fields.keys.filter { $0 != "id" && $0 != "cmd" && !allowed.contains($0) }.sorted()
         if !unknown.isEmpty {
             let takes = allowed.isEmpty ? "it takes none" : "it takes: \(allowed.joined(separator: ", "))"
-            return fail(.unknownArgument, "unknown argument\(unknown.count > 1 ? "s" : "") \(unknown.map { "'\($0)'" }.joined(separator: ", ")) for '\(cmd)'; \(takes)")
+            return fail(.unknownArgument, "unknown argument\(unknown.count > 1 ? "s" : "") \(Excerpt.names(unknown)) for '\(cmd)'; \(takes)")
         }
         switch ArgumentReader(commandName: cmd, fields: fields).result() {
         case .success(let command): return .success(ControlRequest(id: id, command))
@@ -124,7 +130,7 @@ struct ArgumentReader {
         case "touch": return .touch(try touch())
         case "stats": return .stats(try stats())
         case "subscribe": return .subscribe(events: try events())
-        default: throw ControlError(.unknownCommand, "unknown command '\(commandName)'")
+        default: throw ControlError(.unknownCommand, "unknown command '\(Excerpt.text(commandName))'")
         }
     }
 
@@ -152,13 +158,13 @@ struct ArgumentReader {
         guard let value = fields["pattern"], value != .null else { return .spiral(action) }
         guard action == .start else { throw ControlError(.badArgument, "'pattern' goes with the action start only (got '\(action.rawValue)')") }
         guard case .string(let name) = value, !name.isEmpty, name.utf8.count <= 64 else {
-            throw ControlError(.badArgument, "'pattern' must be a breathing pattern's name, not \(value.encoded)")
+            throw ControlError(.badArgument, "'pattern' must be a breathing pattern's name, not \(Excerpt.value(value))")
         }
         return .spiral(action, pattern: name)
     }
 
     private func setting() throws(ControlError) -> Setting {
-        let key = String(try string("key").map { $0 == "_" ? "-" : $0 })
+        let key = String(decoding: try string("key").utf8.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)
         guard let value = fields["value"] else { throw ControlError(.missingArgument, "'set \(key)' needs a 'value'") }
         switch key {
         case "reduce-motion", "low-power":
@@ -171,11 +177,11 @@ struct ArgumentReader {
             return .language(code)
         case "brightness":
             guard let percent = value.doubleValue, percent == percent.rounded(), (0...100).contains(percent) else {
-                throw ControlError(.badArgument, "'value' of brightness must be a whole percentage 0...100, not \(value.encoded)")
+                throw ControlError(.badArgument, "'value' of brightness must be a whole percentage 0...100, not \(Excerpt.value(value))")
             }
             return .brightness(Int(percent))
         default:
-            throw ControlError(.badArgument, "'key' must be one of \(Setting.keys.joined(separator: ", ")) (got '\(key)')")
+            throw ControlError(.badArgument, "'key' must be one of \(Setting.keys.joined(separator: ", ")) (got '\(Excerpt.text(key))')")
         }
     }
 
@@ -183,7 +189,7 @@ struct ArgumentReader {
         var request = TouchRequest(phase: try choice("phase", TouchRequest.Phase.self))
         if let value = fields["contact"], value != .null {
             guard let n = value.doubleValue, n == n.rounded(), (0..<Double(TouchRequest.maxContacts)).contains(n) else {
-                throw ControlError(.badArgument, "'contact' must be a whole number 0...\(TouchRequest.maxContacts - 1), not \(value.encoded)")
+                throw ControlError(.badArgument, "'contact' must be a whole number 0...\(TouchRequest.maxContacts - 1), not \(Excerpt.value(value))")
             }
             request.contact = Int(n)
         }
@@ -194,7 +200,7 @@ struct ArgumentReader {
                 continue
             }
             guard let n = value.doubleValue, n.isFinite, abs(n) <= TouchRequest.maxCoordinate else {
-                throw ControlError(.badArgument, "'\(name)' must be a number of pixels within ±\(Int(TouchRequest.maxCoordinate)), not \(value.encoded)")
+                throw ControlError(.badArgument, "'\(name)' must be a number of pixels within ±\(Int(TouchRequest.maxCoordinate)), not \(Excerpt.value(value))")
             }
             if name == "x" { request.x = n } else { request.y = n }
         }
@@ -204,7 +210,7 @@ struct ArgumentReader {
     private func stats() throws(ControlError) -> StatsQuery {
         guard let value = fields["since"], value != .null else { return StatsQuery() }
         guard case .string(let text) = value, let day = StatsQuery.Day(text) else {
-            throw ControlError(.badArgument, "'since' must be a date as YYYY-MM-DD, such as \"2026-11-01\" (got \(value.encoded))")
+            throw ControlError(.badArgument, "'since' must be a date as YYYY-MM-DD, such as \"2026-11-01\" (got \(Excerpt.value(value)))")
         }
         return StatsQuery(since: day)
     }
@@ -216,7 +222,7 @@ struct ArgumentReader {
         var kinds: [EventKind] = []
         for item in items {
             guard case .string(let name) = item, let kind = EventKind(rawValue: name) else {
-                throw ControlError(.badArgument, "unknown event \(item.encoded) in 'events'; events: \(names)")
+                throw ControlError(.badArgument, "unknown event \(Excerpt.value(item)) in 'events'; events: \(names)")
             }
             if !kinds.contains(kind) { kinds.append(kind) }
         }
@@ -233,7 +239,7 @@ struct ArgumentReader {
     where Choice.RawValue == String {
         let text = try string(name)
         guard let value = Choice(rawValue: text) else {
-            throw ControlError(.badArgument, "'\(name)' must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(text)')")
+            throw ControlError(.badArgument, "'\(name)' must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(Excerpt.text(text))')")
         }
         return value
     }

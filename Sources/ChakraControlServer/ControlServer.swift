@@ -25,6 +25,7 @@ import Synchronization
 public final class ControlServer: Sendable {
     private struct Inbox {
         var replies: [(client: UInt64, line: String)] = []
+        var parsed: [(client: UInt64, request: ParsedAside)] = []
         var events: [ControlEvent] = []
         var limits: ServerLimits?
         var stop = false
@@ -39,6 +40,8 @@ public final class ControlServer: Sendable {
     private let initialLimits: ServerLimits
     private let finished = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
+    /// Where long request lines are read (`ServerLoop.quickLine`).
+    private let longLines = BackgroundLane(name: "chakra-requests")
 
     public init(listener: ControlListener, limits: ServerLimits, handler: ControlHandler, logger: Logger) throws {
         (self.listener, self.initialLimits, self.handler, self.logger) = (listener, limits, handler, logger)
@@ -92,11 +95,27 @@ public final class ControlServer: Sendable {
 
     fileprivate func setClientCount(_ count: Int) { connected.store(count, ordering: .relaxed) }
 
-    fileprivate func takeInbox() -> (replies: [(client: UInt64, line: String)], events: [ControlEvent], limits: ServerLimits?, stop: Bool) {
+    fileprivate func takeInbox() -> (replies: [(client: UInt64, line: String)], parsed: [(client: UInt64, request: ParsedAside)],
+                                     events: [ControlEvent], limits: ServerLimits?, stop: Bool) {
         wakeup.drain()
         return inbox.withLock { inbox in
             defer { inbox = Inbox(stop: inbox.stop) }
-            return (inbox.replies, inbox.events, inbox.limits, inbox.stop)
+            return (inbox.replies, inbox.parsed, inbox.events, inbox.limits, inbox.stop)
+        }
+    }
+
+    /// Reads a long line on the lane; the request (or the refusal, encoded
+    /// there too: it may quote the line) comes back through the inbox.
+    /// Nothing is read for a client that has gone by its turn.
+    fileprivate func parseAside(_ line: [UInt8], for client: UInt64, presence: ConnectionPresence) {
+        longLines.submit { [self] in
+            guard presence.isOpen else { return }
+            let parsed: ParsedAside = switch ControlRequest.parse(line) {
+            case .success(let request): .request(request)
+            case .failure(let failure): .refused(ControlReply.failure(id: failure.id, failure.error).line)
+            }
+            inbox.withLock { $0.parsed.append((client, parsed)) }
+            wakeup.signal()
         }
     }
 
@@ -185,6 +204,17 @@ private final class ServerLoop {
             client.queue(line, isReply: true)
             client.requestInFlight = false
             client.flush()
+            processLines(client)
+        }
+        for (id, parsed) in taken.parsed {
+            guard let client = clients[id] else { continue }
+            client.requestInFlight = false
+            switch parsed {
+            case .request(let request): carryOut(request, from: client)
+            case .refused(let line):
+                client.queue(line, isReply: true)
+                client.flush()
+            }
             processLines(client)
         }
         for event in taken.events { publish(event) }
@@ -304,17 +334,30 @@ private final class ServerLoop {
         }
     }
 
+    /// Lines longer than this are read on the lane, not here: a megabyte
+    /// of JSON takes 15–70 ms to read, and ten clients sending them kept an
+    /// operator's ping waiting 0.5–2 s. Every request chakractl sends is
+    /// far shorter, so small requests never wait behind large ones.
+    static let quickLine = 4096
+
     private func handle(_ line: [UInt8], from client: ClientConnection) {
         client.lastRequest = MonotonicClock.now()
-        let request: ControlRequest
+        guard line.count <= Self.quickLine else {
+            client.requestInFlight = true   // one at a time, as for the handler
+            server.parseAside(line, for: client.id, presence: client.presence)
+            return
+        }
         switch ControlRequest.parse(line) {
         case .failure(let failure):
             client.queue(ControlReply.failure(id: failure.id, failure.error).line, isReply: true)
             client.flush()
-            return
-        case .success(let parsed):
-            request = parsed
+        case .success(let request):
+            carryOut(request, from: client)
         }
+    }
+
+    /// A request read: subscriptions are kept here, the rest go to the handler.
+    private func carryOut(_ request: ControlRequest, from client: ClientConnection) {
         switch request.command {
         case .subscribe(let kinds):
             let set = Set(kinds ?? EventKind.allCases)
@@ -383,4 +426,11 @@ private final class ServerLoop {
         clients[client.id] = nil
         if let reason { logger.debug("control: client \(client.id) closed (\(reason))") }
     }
+}
+
+/// A long line as read on the lane: a request to carry out, or the
+/// refusal's line to send.
+private enum ParsedAside: Sendable {
+    case request(ControlRequest)
+    case refused(String)
 }

@@ -155,9 +155,7 @@ public final class ControlService: ControlHandler {
         let config = control.status.configuration
         guard let values = config.values(for: key) else {
             let hint = ConfigParser.closestKey(to: key).map { "; did you mean \($0)?" } ?? ""
-            // A key as long as a request line is not echoed whole.
-            let shown = key.count > 80 ? key.prefix(80) + "…" : key
-            return .failure(ControlError(.unknownKey, "no configuration key or section '\(shown)'\(hint) (keys as in chakra.toml, e.g. low_power.fps)"))
+            return .failure(ControlError(.unknownKey, "no configuration key or section '\(Excerpt.text(key))'\(hint) (keys as in chakra.toml, e.g. low_power.fps)"))
         }
         if values.count == 1, values[0].key == key { return .success(["key": .string(key), "value": Self.json(values[0].value)]) }
         var fields: [String: JSONValue] = [:]

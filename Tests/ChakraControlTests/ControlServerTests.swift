@@ -268,8 +268,47 @@ struct ControlServerTests {
             #expect(running.eventually { running.handler.state.withLock { $0.held.count } == 1 })
         }   // closed here
         #expect(running.eventually { running.server.clientCount == 0 })
+        // The handler can tell: work for this request is work for nobody.
+        #expect(running.handler.state.withLock { $0.contexts.first?.isConnected } == false)
         running.handler.release()
-        #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        let client = try running.client()
+        #expect(client.request(#"{"cmd":"ping"}"#)?["ok"] == true)
+        #expect(running.handler.state.withLock { $0.contexts.last?.isConnected } == true)
+    }
+
+    /// Lines past `quickLine` are read on a lane of their own; to a client
+    /// they are the same requests, answered in order with the short ones
+    /// around them, and what a refusal quotes of them is cut short.
+    @Test func longLinesAreRequestsLikeAnyOther() throws {
+        let running = try RunningServer(limits: ServerLimits(maxLine: 1 << 20))
+        defer { running.stop() }
+        let client = try running.client()
+        let pad = String(repeating: "x", count: 10_000)
+        let events = Array(repeating: #""scene_changed""#, count: 1_000).joined(separator: ",")
+        client.send("""
+            {"id":"a","cmd":"ping"}
+            {"id":"b","cmd":"ping","\(pad)":1}
+            {"id":"c","cmd":"subscribe","events":[\(events)]}
+            {"id":"\(pad)","cmd":"status"}
+            {"id":"e","cmd":"\(pad)é"}
+            {"id":"f","cmd":"get","key":"\(pad)"}
+            {"id":"g","cmd":"ping"}
+
+            """)
+        let replies = (0..<7).compactMap { _ in client.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() } }
+        #expect(replies.map { $0["id"] ?? .null } == ["a", "b", "c", .null, "e", "f", "g"])
+        guard replies.count == 7 else { return }
+        #expect(replies[1]["error"]?["code"] == "unknown_argument")
+        #expect(replies[2]["result"]?["events"] == ["scene_changed"])
+        #expect(replies[3]["error"]?["message"] == "\"id\" is longer than 256 bytes")
+        #expect(replies[4]["error"]?["code"] == "unknown_command")
+        for reply in [replies[1], replies[3], replies[4]] {
+            guard case .string(let message)? = reply["error"]?["message"] else { Issue.record("no message in \(reply)"); continue }
+            #expect(message.utf8.count < 400, "a refusal quotes at most an excerpt")
+        }
+        #expect(replies[5]["result"]?["command"] == "get", "the fake handler answers what it is given")
+        #expect(replies[6]["ok"] == true)
+        #expect(running.handler.state.withLock { $0.handled } == [.ping, .get(key: pad), .ping])
     }
 
     @Test func newLimitsApplyToOpenConnections() throws {

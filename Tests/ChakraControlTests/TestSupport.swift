@@ -147,6 +147,7 @@ final class TestClient: @unchecked Sendable {
 final class FakeHandler: ControlHandler {
     struct State {
         var handled: [ControlCommand] = []
+        var contexts: [RequestContext] = []
         var inFlight = 0
         var mostInFlight = 0
         var held: [@Sendable (Result<JSONValue, ControlError>) -> Void] = []
@@ -162,6 +163,7 @@ final class FakeHandler: ControlHandler {
     func handle(_ request: ControlRequest, context: RequestContext, reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
         let (holding, padding, snapshotBytes) = state.withLock { state in
             state.handled.append(request.command)
+            state.contexts.append(context)
             state.inFlight += 1
             state.mostInFlight = max(state.mostInFlight, state.inFlight)
             return (state.holding, state.statusPadding, state.snapshotBytes)

@@ -36,7 +36,7 @@ struct NotifyTests {
         #expect(WatchdogPolicy.pingInterval(usec: nil, pid: nil, ownPID: 7) == nil)
         // From the environment, so any number: no spinning, no trap.
         #expect(WatchdogPolicy.pingInterval(usec: "1", pid: nil, ownPID: 7) == WatchdogPolicy.shortestInterval)
-        #expect(WatchdogPolicy.pingInterval(usec: "18446744073709551615", pid: nil, ownPID: 7) == 18446744073709551615 / 2_000_000)
+        #expect(WatchdogPolicy.pingInterval(usec: "18446744073709551615", pid: nil, ownPID: 7) == Double(UInt64.max) / 2_000_000)
         #expect(WatchdogPolicy.pingInterval(usec: "18446744073709551616", pid: nil, ownPID: 7) == nil)
         #expect(WatchdogPolicy.pingInterval(usec: "-5", pid: nil, ownPID: 7) == nil)
     }
