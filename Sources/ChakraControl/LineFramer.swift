@@ -1,3 +1,5 @@
+import Glibc
+
 /// Splits a byte stream into lines, with a bound on a line's length.
 ///
 /// Bytes are appended as they arrive, in any pieces; `next()` hands out
@@ -43,7 +45,7 @@ public struct LineFramer: Sendable {
     /// The next complete line, `.tooLong`, or nil until more bytes arrive.
     public mutating func next() -> Frame? {
         while true {
-            guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
+            guard let newline = Self.firstNewline(in: buffer, from: scanned) else {
                 scanned = buffer.count
                 return pending > maxLine + 1 ? .tooLong : nil   // +1: a "\r" still to come off
             }
@@ -55,6 +57,16 @@ public struct LineFramer: Sendable {
             if line.count > maxLine { return .tooLong }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             return .line(line)
+        }
+    }
+
+    /// memchr: a megabyte line is scanned on the control thread, and a
+    /// byte-by-byte loop over it cost about a millisecond.
+    private static func firstNewline(in buffer: [UInt8], from start: Int) -> Int? {
+        buffer.withUnsafeBytes { raw in
+            guard start < raw.count, let base = raw.baseAddress,
+                  let found = memchr(base + start, Int32(UInt8(ascii: "\n")), raw.count - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
         }
     }
 

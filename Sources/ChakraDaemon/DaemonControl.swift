@@ -166,7 +166,7 @@ public struct FrameSnapshot: Sendable {
         let buffer = frame.pixels
         guard rotation == .none, buffer.format.bytesPerPixel == 4 else {
             let image = rgb()
-            return (image.width, image.height, try PNGImage.encode(image))
+            return (image.width, image.height, try PNGImage.encode(image, fast: true))
         }
         let rgb = buffer.base.assumingMemoryBound(to: UInt8.self)
         var target = 0
@@ -179,7 +179,7 @@ public struct FrameSnapshot: Sendable {
                 target += 3
             }
         }
-        return (buffer.width, buffer.height, try PNGImage.encode(rgb: buffer.base, width: buffer.width, height: buffer.height))
+        return (buffer.width, buffer.height, try PNGImage.encode(rgb: buffer.base, width: buffer.width, height: buffer.height, fast: true))
     }
 }
 

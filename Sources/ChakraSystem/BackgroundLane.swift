@@ -32,7 +32,7 @@ public final class BackgroundLane: Sendable {
         }
         guard startThread else { return }
         DetachedThread.start(name: name) { [self] in
-            try? ThreadPriority.lowerCallingThread(by: niceness)   // best effort: the frames come first
+            if niceness > 0 { try? ThreadPriority.lowerCallingThread(by: niceness) }   // best effort: the frames come first
             while let job = next() { job() }
         }
     }
