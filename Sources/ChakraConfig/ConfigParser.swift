@@ -119,27 +119,21 @@ public enum ConfigParser {
         return try parsePart(text, file: path)
     }
 
-    /// The whole file (plain read(2): works for /dev/null and pipes too).
+    /// A configuration file is a few hundred bytes; anything past this is not one.
+    static let maximumFileSize = 1 << 20
+
+    /// The whole file, if it is a regular file of at most 1 MiB
+    /// (`InputFile`): a FIFO, a device, a directory or a socket given as
+    /// the configuration is refused before it is opened, and /dev/null
+    /// reads as an empty file.
     static func readFile(_ path: String) throws(ConfigProblem) -> [UInt8] {
-        let fd: Int32
         do {
-            fd = try Descriptor.open(path, O_RDONLY)
+            return try InputFile.read(path, limit: maximumFileSize)
         } catch {
-            throw ConfigProblem(String(cString: strerror(error.errno)))
-        }
-        defer { Descriptor.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count: Int
-            do {
-                count = try chunk.withUnsafeMutableBytes { raw throws in try Descriptor.read(fd, into: raw.baseAddress!, count: raw.count) }
-            } catch {
-                throw ConfigProblem(SystemError.reason(of: error))
+            switch error.cause {
+            case .tooLarge, .overran: throw ConfigProblem(error.reason + "; not a configuration file")
+            case .notRegular, .system: throw ConfigProblem(error.reason)
             }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            guard bytes.count <= 1 << 20 else { throw ConfigProblem("larger than 1 MiB; not a configuration file") }
         }
     }
 
