@@ -163,4 +163,38 @@ struct SpecialFileTests {
         let laid = try tree.load()
         #expect(laid.config.reduceMotion && laid.dropIns == [path])
     }
+
+    /// 100,000 unknown tables in just under 1 MiB ("[t0]" to "[t99999]").
+    private static let unknownTables = (0..<100_000).map { "[t\($0)]\n" }.joined()
+
+    @Test("100,000 unknown tables: the first 20 warnings, then one that counts the rest", arguments: Place.allCases)
+    func manyUnknownTables(place: Place) throws {
+        let tree = try ConfigTree()
+        let path = try place.path(in: tree)
+        try Self.unknownTables.write(toFile: path, atomically: false, encoding: .utf8)
+        let loaded = try tree.load()
+        #expect(loaded.warnings.count == 21)
+        #expect(loaded.warnings.first?.description == "\(path):1: t0: unknown table [t0], ignored")
+        #expect(loaded.warnings[19].description == "\(path):20: t19: unknown table [t19], ignored")
+        let counted = place == .main ? path : "configuration"
+        #expect(loaded.warnings.last?.description == "\(counted): ... and 99,980 more unknown keys and tables, ignored")
+        #expect(loaded.warningCount == 100_000)
+        #expect(loaded.config.reduceMotion == (place == .dropIn))
+    }
+
+    @Test("warnings are bounded over the whole load: the main file's first, then the drop-ins'")
+    func boundedAcrossFiles() throws {
+        let tree = try ConfigTree()
+        try tree.writeMain((0..<15).map { "main\($0) = 1\n" }.joined())
+        try tree.write("50-site.toml", (0..<15).map { "site\($0) = 1\n" }.joined())
+        let loaded = try tree.load()
+        #expect(loaded.warnings.count == 21 && loaded.warningCount == 30)
+        #expect(loaded.warnings[14].key == "main14" && loaded.warnings[15].key == "site0" && loaded.warnings[19].key == "site4")
+        #expect(loaded.warnings.last?.description == "configuration: ... and 10 more unknown keys and tables, ignored")
+
+        // 20 or fewer: listed one by one, nothing added.
+        try tree.write("50-site.toml", (0..<5).map { "site\($0) = 1\n" }.joined())
+        let twenty = try tree.load()
+        #expect(twenty.warnings.count == 20 && twenty.warningCount == 20 && twenty.warnings.last?.key == "site4")
+    }
 }
