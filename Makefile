@@ -62,11 +62,11 @@ release-check: release
 # with make fuzz); the
 # Debian package, its binaries and lintian (tests/packaging); the client
 # flood against the release chakrad, its restarts after SIGKILL, pairs of
-# it started at once on one socket, and its session records under SIGKILL
-# (tests/faults); then the kernel tests in QEMU guests
-# (tests/vm) with the release chakrad, the last of which boots Debian
-# under systemd and installs the package. The soak (make soak) is not
-# here: it is hours, run by hand.
+# it started at once on one socket, its session records under SIGKILL,
+# and configuration files that never end (tests/faults); then the kernel
+# tests in QEMU guests (tests/vm) with the release chakrad, the last of
+# which boots Debian under systemd and installs the package. The soak
+# (make soak) is not here: it is hours, run by hand.
 test: test-deps
 	$(SWIFT) test
 	tests/toml/conformance.sh
@@ -77,6 +77,7 @@ test: test-deps
 	tests/faults/restart.py $(CURDIR)/.build/release/chakrad
 	tests/faults/pairs.py $(CURDIR)/.build/release/chakrad
 	tests/faults/sessions.py $(CURDIR)/.build/release/chakrad
+	tests/faults/configfiles.py $(CURDIR)/.build/release/chakrad
 	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
 
 # The daemon, on the first display it finds (DRM, then fbdev), or headless
