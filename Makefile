@@ -63,11 +63,11 @@ release-check: release
 # Debian package, its binaries and lintian (tests/packaging); the client
 # flood and adversarial clients against the release chakrad
 # (tests/flood), its restarts after SIGKILL, pairs of it started at once
-# on one socket, and its session records under SIGKILL (tests/faults);
-# then the kernel tests in QEMU guests
-# (tests/vm) with the release chakrad, the last of which boots Debian
-# under systemd and installs the package. The soak (make soak) is not
-# here: it is hours, run by hand.
+# on one socket, its session records under SIGKILL, and configuration
+# files that never end (tests/faults); then the kernel tests in QEMU
+# guests (tests/vm) with the release chakrad, the last of which boots
+# Debian under systemd and installs the package. The soak (make soak) is
+# not here: it is hours, run by hand.
 test: test-deps
 	$(SWIFT) test
 	tests/toml/conformance.sh
@@ -79,6 +79,7 @@ test: test-deps
 	tests/faults/restart.py $(CURDIR)/.build/release/chakrad
 	tests/faults/pairs.py $(CURDIR)/.build/release/chakrad
 	tests/faults/sessions.py $(CURDIR)/.build/release/chakrad
+	tests/faults/configfiles.py $(CURDIR)/.build/release/chakrad
 	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
 
 # The daemon, on the first display it finds (DRM, then fbdev), or headless

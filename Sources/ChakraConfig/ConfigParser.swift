@@ -32,7 +32,17 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
 /// keys), and where each key is (for checks made later, by the daemon).
 public struct LoadedConfig: Sendable, Equatable {
     public var config: ChakraConfig
+    /// What was odd but harmless, in file order: at most the first
+    /// `listedWarnings`, then one line saying how many more there were
+    /// (`leaveOutWarnings`). Each is a log line at start and on SIGHUP, and
+    /// a line of the `reload` reply: a file of 100,000 unknown tables is
+    /// not 100,000 of them.
     public var warnings: [ConfigIssue]
+    /// Warnings found but not in `warnings`, and how many of those are
+    /// unknown keys and tables (the rest: retired and deprecated keys).
+    private var warningsLeftOut = 0, unknownLeftOut = 0
+    /// Whether `warnings` ends with the line that counts them.
+    private var leftOutListed = false
     /// The main file's lines, and the main file (nil: none was read).
     public var lines: SourceLines
     public var file: String?
@@ -90,7 +100,47 @@ public struct LoadedConfig: Sendable, Equatable {
             laidBy[path] = Origin(file: later.file, lines: later.lines)
         }
         warnings += later.warnings
+        (warningsLeftOut, unknownLeftOut) = (warningsLeftOut + later.warningsLeftOut, unknownLeftOut + later.unknownLeftOut)
+        keepListedWarnings()
         files += later.files
+    }
+}
+
+/// Warnings, bounded: a load keeps the first 20 (in file order: the main
+/// file's, then each drop-in's) and counts the rest.
+extension LoadedConfig {
+    public static let listedWarnings = 20
+
+    /// Every warning the files gave, listed or not (`validate --strict`).
+    public var warningCount: Int { warnings.count - (leftOutListed ? 1 : 0) + warningsLeftOut }
+
+    /// Keeps the first `listedWarnings`; counts the others.
+    mutating func keepListedWarnings() {
+        guard warnings.count > Self.listedWarnings else { return }
+        let dropped = warnings[Self.listedWarnings...]
+        warningsLeftOut += dropped.count
+        unknownLeftOut += dropped.count(where: { $0.message.hasPrefix("unknown ") })
+        warnings.removeSubrange(Self.listedWarnings...)
+    }
+
+    /// The load is whole: the warnings left out become one line at the end.
+    mutating func leaveOutWarnings() {
+        keepListedWarnings()
+        guard warningsLeftOut > 0, !leftOutListed else { return }
+        let what = unknownLeftOut == warningsLeftOut ? "unknown keys and tables, ignored" : "warnings, not listed"
+        warnings.append(ConfigIssue(file: files.count == 1 ? files[0] : nil, message: "... and \(Self.grouped(warningsLeftOut)) more \(what)"))
+        leftOutListed = true
+    }
+
+    /// 99980 as "99,980".
+    static func grouped(_ number: Int) -> String {
+        var digits = String(number)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return digits
     }
 }
 
@@ -119,27 +169,21 @@ public enum ConfigParser {
         return try parsePart(text, file: path)
     }
 
-    /// The whole file (plain read(2): works for /dev/null and pipes too).
+    /// A configuration file is a few hundred bytes; anything past this is not one.
+    static let maximumFileSize = 1 << 20
+
+    /// The whole file, if it is a regular file of at most 1 MiB
+    /// (`InputFile`): a FIFO, a device, a directory or a socket given as
+    /// the configuration is refused before it is opened, and /dev/null
+    /// reads as an empty file.
     static func readFile(_ path: String) throws(ConfigProblem) -> [UInt8] {
-        let fd: Int32
         do {
-            fd = try Descriptor.open(path, O_RDONLY)
+            return try InputFile.read(path, limit: maximumFileSize)
         } catch {
-            throw ConfigProblem(String(cString: strerror(error.errno)))
-        }
-        defer { Descriptor.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count: Int
-            do {
-                count = try chunk.withUnsafeMutableBytes { raw throws in try Descriptor.read(fd, into: raw.baseAddress!, count: raw.count) }
-            } catch {
-                throw ConfigProblem(SystemError.reason(of: error))
+            switch error.cause {
+            case .tooLarge, .overran: throw ConfigProblem(error.reason + "; not a configuration file")
+            case .notRegular, .system: throw ConfigProblem(error.reason)
             }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            guard bytes.count <= 1 << 20 else { throw ConfigProblem("larger than 1 MiB; not a configuration file") }
         }
     }
 
@@ -158,6 +202,7 @@ public enum ConfigParser {
         RetiredKeys.translateHoldCycle(&loaded)
         let issues = PatternConfig.check(loaded)
         guard issues.isEmpty else { throw ConfigError(issues) }
+        loaded.leaveOutWarnings()
         return loaded
     }
 
@@ -195,6 +240,7 @@ public enum ConfigParser {
         let byLine = { (a: ConfigIssue, b: ConfigIssue) in (a.line ?? 0, a.key ?? "") < (b.line ?? 0, b.key ?? "") }
         guard errors.isEmpty else { throw ConfigError(errors.sorted(by: byLine)) }
         loaded.warnings.sort(by: byLine)
+        loaded.keepListedWarnings()
         return loaded
     }
 

@@ -18,11 +18,12 @@ import Synchronization
 /// status, and turns the loop's events into protocol events.
 ///
 /// Called on the server's thread and must not block it: what needs the
-/// loop is sent and answered when the loop replies; what is slow (a PNG)
-/// runs on a queue of its own. Nothing here writes a file.
+/// loop is sent and answered when the loop replies; what is slow
+/// (a PNG, reading the configuration files) runs on a queue of its own.
+/// Nothing here writes a file.
 public final class ControlService: ControlHandler {
     private let control: DaemonControl
-    private let source: ConfigSource
+    private let configReader: ConfigReader
     private let logger: Logger
     /// Snapshots one at a time, shared by the clients waiting for one.
     private let snapshots: SnapshotTaker
@@ -37,9 +38,9 @@ public final class ControlService: ControlHandler {
     private let sessions: SessionRecorder?
     private let sessionsFile: String?
 
-    public init(control: DaemonControl, source: ConfigSource, sessions: SessionRecorder? = nil, sessionsFile: String? = nil,
+    public init(control: DaemonControl, configReader: ConfigReader, sessions: SessionRecorder? = nil, sessionsFile: String? = nil,
                 logger: Logger) {
-        (self.control, self.source, self.logger) = (control, source, logger)
+        (self.control, self.configReader, self.logger) = (control, configReader, logger)
         (self.sessions, self.sessionsFile) = (sessions, sessionsFile)
         snapshots = SnapshotTaker { [control] in Self.takeSnapshot(control) }
     }
@@ -163,27 +164,33 @@ public final class ControlService: ControlHandler {
         return .success(["key": .string(key), "value": .object(fields)])
     }
 
-    /// Reads the file here (the server's thread, a few hundred bytes);
-    /// the loop applies it, or counts and answers its errors: a refusal is
-    /// counted in one place whichever way the reload came. An invalid file
-    /// changes nothing.
+    /// The files are read by the reader, not here (this thread serves every
+    /// client); the loop applies them, or counts and answers their errors:
+    /// a refusal is counted in one place whichever way the reload came. An
+    /// invalid file changes nothing. A read not done within 10 s is
+    /// answered `unavailable`, and its late result dropped.
     private func reload(reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
-        let loaded: LoadedConfig
-        do throws(ConfigError) {
-            loaded = try source.load()
-        } catch {
-            return control.send(.refuseConfiguration(error) { result in reply(result.map { _ in .null }.mapError(Self.error)) })
+        configReader.read { [control] outcome in
+            let loaded: LoadedConfig
+            switch outcome {
+            case .overdue(let overdue):
+                return reply(.failure(ControlError(.unavailable, overdue.description)))
+            case .read(.failure(let error)):
+                return control.send(.refuseConfiguration(error) { result in reply(result.map { _ in .null }.mapError(Self.error)) })
+            case .read(.success(let read)):
+                loaded = read
+            }
+            let file = loaded.file
+            control.send(.applyConfiguration(loaded) { result in
+                reply(result.map { report in
+                    ["file": file.map { .string($0) } ?? .null,
+                     "changed": .array(report.changed.map { .string($0) }),
+                     "restart_needed": .array(report.restartNeeded.map { .string($0) }),
+                     "ignored": .array(report.ignored.map { .string($0) }),
+                     "warnings": .array(report.warnings.map { .string($0) })]
+                }.mapError(Self.error))
+            })
         }
-        let file = loaded.file
-        control.send(.applyConfiguration(loaded) { result in
-            reply(result.map { report in
-                ["file": file.map { .string($0) } ?? .null,
-                 "changed": .array(report.changed.map { .string($0) }),
-                 "restart_needed": .array(report.restartNeeded.map { .string($0) }),
-                 "ignored": .array(report.ignored.map { .string($0) }),
-                 "warnings": .array(report.warnings.map { .string($0) })]
-            }.mapError(Self.error))
-        })
     }
 
     /// The loop copies the frame; the copy is converted and encoded on

@@ -48,7 +48,10 @@ public final class Daemon: Sendable {
             logger.error("sessions: \(error); sessions are not recorded")
             sessions = nil
         }
-        let server = listener.flatMap { startControlServer($0, sessions: sessions) }
+        // One reader of the files for SIGHUP and `reload` alike, off the
+        // loop's thread and the server's.
+        let configReader = ConfigReader(source: configuration.source)
+        let server = listener.flatMap { startControlServer($0, sessions: sessions, configReader: configReader) }
         defer {
             // Last (defers run in reverse): the socket goes once the screen
             // is restored; a request sent after the loop stopped is closed
@@ -70,7 +73,8 @@ public final class Daemon: Sendable {
         }
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, logger: logger)
         let loop = try FrameLoop(output: output, terminal: terminal, signals: signals, control: control, notifier: notifier,
-                                 sessions: sessions, configuration: configuration, startTime: start, logger: logger)
+                                 sessions: sessions, configuration: configuration, configReader: configReader, startTime: start,
+                                 logger: logger)
         logger.info("scene: \(loop.core.sceneName) at \(loop.core.scene.width)x\(loop.core.scene.height), rotation \(configuration.rotation.rawValue)°, \(describe(loop.core.pacer))")
         defer {
             // STOPPING=1 first: systemd learns at once that the exit is wanted.
@@ -114,9 +118,9 @@ public final class Daemon: Sendable {
 
     /// The server on `listener`, started; requests wait in the command
     /// queue until the loop runs.
-    private func startControlServer(_ listener: ControlListener, sessions: SessionRecorder?) -> ControlServer? {
+    private func startControlServer(_ listener: ControlListener, sessions: SessionRecorder?, configReader: ConfigReader) -> ControlServer? {
         let limits = ControlService.limits(configuration.control ?? ChakraConfig.Control())
-        let service = ControlService(control: control, source: configuration.source, sessions: sessions,
+        let service = ControlService(control: control, configReader: configReader, sessions: sessions,
                                      sessionsFile: configuration.config.sessions.file, logger: logger)
         do {
             let server = try ControlServer(listener: listener, limits: limits, handler: service, logger: logger)

@@ -31,6 +31,10 @@ public enum DaemonCommand: Sendable {
     /// A reload whose files could not be read (their errors): refused, and
     /// counted by the loop as a refusal by SIGHUP is.
     case refuseConfiguration(ConfigError, reply: Reply<ReloadReport>)
+    /// SIGHUP's read of the files, as `ConfigReader` finished it (or its
+    /// errors): applied or refused as `reload`'s is; counted, and logged
+    /// as SIGHUP's, with its warnings (nobody is there to answer).
+    case signalReload(Result<LoadedConfig, ConfigError>)
     /// Someone is there (`wake`): the idle timers start again and a dimmed
     /// or blank screen comes back.
     case activity(reply: Reply<PowerState>?)

@@ -51,6 +51,8 @@ final class FrameLoop {
     let sessionsIndex: Int
     /// The metrics file, written when the core says ([metrics]).
     let metrics: MetricsExport
+    /// Reads the files on SIGHUP, off this thread.
+    let configReader: ConfigReader
     /// The wall clock against the monotonic one, as the core last heard.
     var wallClock = WallClockWatch()
     /// The output's facts as the core last heard them.
@@ -60,10 +62,10 @@ final class FrameLoop {
     var configuration: DaemonConfiguration { core.configuration }
 
     init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
-         notifier: SystemdNotifier?, sessions: SessionRecorder? = nil, configuration: DaemonConfiguration, startTime: Double,
-         logger: Logger) throws {
+         notifier: SystemdNotifier?, sessions: SessionRecorder? = nil, configuration: DaemonConfiguration,
+         configReader: ConfigReader, startTime: Double, logger: Logger) throws {
         (self.output, self.terminal, self.signals, self.control, self.sessions) = (output, terminal, signals, control, sessions)
-        (self.notifier, self.logger) = (notifier, logger)
+        (self.notifier, self.logger, self.configReader) = (notifier, logger, configReader)
         metrics = MetricsExport(logger: logger)
         switch Backlight.open(configuration.backlight, root: configuration.backlightRoot) {
         case .success(let found):
@@ -267,9 +269,16 @@ final class FrameLoop {
             logger.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")
             send(.stop, at: now)
         case SIGHUP:
-            // The file is read here (a few hundred bytes; the socket's
-            // `reload` reads it on the server's thread instead).
-            send(.reload(Result<LoadedConfig, ConfigError> { () throws(ConfigError) in try configuration.source.load() }), at: now)
+            // Read by the reader, never here: a file that is slow to read
+            // (or to go through) must not hold a frame back. Its outcome
+            // comes back through the command queue, between two frames; a
+            // read given up is a refusal like any other.
+            configReader.read { [control] outcome in
+                switch outcome {
+                case .read(let read): control.send(.signalReload(read))
+                case .overdue(let overdue): control.send(.signalReload(.failure(overdue.error)))
+                }
+            }
         case Self.releaseSignal where terminal != nil:
             // Let go of the screen and the touchscreens first, then let the
             // switch happen.

@@ -48,7 +48,7 @@ struct ValidateCommand: ParsableCommand {
         }
         outcome.errors = loaded.warnings.map { "warning: \($0)" }
         if strict, !loaded.warnings.isEmpty {
-            outcome.errors.append("invalid (--strict): \(Self.count(loaded.warnings.count, "warning"))")
+            outcome.errors.append("invalid (--strict): \(Self.count(loaded.warningCount, "warning"))")
             outcome.status = 1
             return outcome
         }

@@ -162,6 +162,40 @@ struct ControlSocketDaemonTests {
         #expect(client.request(#"{"cmd":"get","key":"display.output"}"#)?["result"]?["value"] == "headless")
     }
 
+    @Test func reloadOfAFIFORefusesAtOnceAndTheDaemonAnswers() throws {
+        var configPath = ""
+        let running = try Running { configuration, directory in
+            configPath = directory + "/chakra.toml"
+            try "[display]\nbacklight = \"none\"\n[low_power]\nfps = 15\n".write(toFile: configPath, atomically: false, encoding: .utf8)
+            let loaded = try ConfigParser.load(path: configPath)
+            let control = configuration.control
+            configuration = DaemonConfiguration(file: loaded.config, source: ConfigSource(path: configPath, required: true))
+            (configuration.output, configuration.terminal, configuration.control) = (.headless, .none, control)
+            configuration.outputOptions.headlessWidth = 64
+            configuration.outputOptions.headlessHeight = 36
+        }
+        defer {
+            // Before the fix the server's thread waited in open(2) for a
+            // writer: be one, so that the daemon can stop.
+            let fd = open(configPath, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+            running.stop()
+        }
+        let client = try running.client(), other = try running.client()
+        #expect(running.eventually { (client.request(#"{"cmd":"status"}"#)?["result"]?["frames"]?.intValue ?? 0) >= 1 })
+        unlink(configPath)
+        #expect(mkfifo(configPath, 0o644) == 0)
+        let asked = Date()
+        let refused = client.request(#"{"cmd":"reload"}"#, timeout: 5)
+        #expect(Date().timeIntervalSince(asked) < 2)
+        #expect(refused?["error"]?["code"] == "config_invalid")
+        #expect(refused?["error"]?["message"] == .string("\(configPath): cannot read the file: not a regular file (a FIFO)"))
+        #expect(other.request(#"{"cmd":"ping"}"#, timeout: 2)?["result"]?["pong"] == true)
+        let status = try #require(other.request(#"{"cmd":"status"}"#, timeout: 2)?["result"])
+        #expect(status["errors"]?["config_reload"] == 1)
+        #expect(client.request(#"{"cmd":"get","key":"low_power.fps"}"#)?["result"]?["value"]?.doubleValue == 15)
+    }
+
     /// `spiral start` from an ambient scene shows the exercise at Idle,
     /// `spiral path` gives its path (the head at its start), `cancel` goes
     /// back to the scene it came from; subscribers hear of it.

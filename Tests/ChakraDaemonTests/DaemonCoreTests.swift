@@ -362,7 +362,7 @@ struct DaemonCoreTests {
         _ = driver.command { .applyConfiguration(first, reply: $0) }
         #expect(driver.core.configuration.config.spiral.selectedPattern.name == "6-4-8")
 
-        // As `chakractl reload` applies it (ControlService reads the file with source.load()).
+        // As `chakractl reload` applies it (its ConfigReader reads the file with source.load()).
         write("[spiral]\nhold_duration = 72.0\nhold_cycle_up_duration = 3.0\nhold_cycle_pause_duration = 2.0\nhold_cycle_down_duration = 5.0\n")
         let second = try source.load()
         let report = try #require(try driver.command { .applyConfiguration(second, reply: $0) }?.get())
@@ -372,12 +372,12 @@ struct DaemonCoreTests {
         let pattern = driver.core.configuration.config.spiral.selectedPattern
         #expect(pattern.name == "hold-cycle" && pattern.phases == [BreathPhase(.in, 3), BreathPhase(.holdIn, 2), BreathPhase(.out, 5)])
 
-        // As SIGHUP applies it (FrameLoop reads it with the same source.load()): back to the defaults, then the cycle again.
+        // As SIGHUP applies it (its ConfigReader reads it with the same source.load()): back to the defaults, then the cycle again.
         write("[spiral]\nhold_duration = 72.0\n")
-        driver.send(.reload(Result { () throws(ConfigError) in try source.load() }))
+        driver.send(.command(.signalReload(Result { () throws(ConfigError) in try source.load() })))
         #expect(driver.core.configuration.config.spiral.selectedPattern.name == "6-4-8")
         write("[spiral]\nhold_cycle_pause_duration = 0\n")
-        driver.send(.reload(Result { () throws(ConfigError) in try source.load() }))
+        driver.send(.command(.signalReload(Result { () throws(ConfigError) in try source.load() })))
         #expect(driver.core.configuration.config.spiral.selectedPattern.phases == [BreathPhase(.in, 6), BreathPhase(.out, 8)])
     }
 

@@ -28,10 +28,10 @@ struct ErrorCountTests {
         let driver = try CoreDriver()
         driver.run(until: 101)
         let broken = try #require(Self.unreadable("[[[\n"))
-        driver.send(.reload(.failure(broken)), at: 101)
+        driver.send(.command(.signalReload(.failure(broken))), at: 101)
         #expect(driver.core.status().errors[.configReload] == 1, "SIGHUP, unreadable")
         #expect(driver.published.last?.errors[.configReload] == 1, "published at once, though nothing else changed")
-        driver.send(.reload(.success(Self.unknownScene)), at: 102)
+        driver.send(.command(.signalReload(.success(Self.unknownScene))), at: 102)
         #expect(driver.core.status().errors[.configReload] == 2, "SIGHUP, refused")
 
         let refused = driver.command { .refuseConfiguration(broken, reply: $0) }
@@ -45,7 +45,7 @@ struct ErrorCountTests {
 
         let good = driver.command { .applyConfiguration(LoadedConfig(config: ChakraConfig(), file: "/test.toml"), reply: $0) }
         #expect((try? good?.get()) != nil)
-        driver.send(.reload(.success(LoadedConfig(config: ChakraConfig(), file: "/test.toml"))), at: 103)
+        driver.send(.command(.signalReload(.success(LoadedConfig(config: ChakraConfig(), file: "/test.toml")))), at: 103)
         #expect(driver.core.status().errors[.configReload] == 4, "an accepted reload counts nothing")
         #expect(driver.core.status().errors.total == 4, "and nothing else")
     }

@@ -36,6 +36,8 @@ extension DaemonCore {
         case .refuseConfiguration(let error, let reply):
             let result = reload(.failure(error), by: "reload")
             answer = { reply(result) }
+        case .signalReload(let read):
+            reloadFromSignal(read)
         case .activity(let reply):
             noteActivity()
             let state = power
@@ -110,15 +112,14 @@ extension DaemonCore {
 
     // MARK: reload
 
-    /// SIGHUP: the file as the shell read it (its warnings go to the
-    /// journal: nobody is there to read an answer).
+    /// SIGHUP: the files as the reader read them (their warnings go to the
+    /// journal: nobody is there to read an answer). `handle` publishes the
+    /// status after, so a refusal's count shows at once.
     func reloadFromSignal(_ read: Result<LoadedConfig, ConfigError>) {
         if case .success(let loaded) = read {
             for warning in loaded.warnings { logger.warning("config: \(warning)") }
         }
-        // A refusal changes nothing else, so no event publishes the status:
-        // publish it here, for the count to show at once.
-        if case .failure = reload(read, by: "SIGHUP") { publishStatus(notify: false) }
+        _ = reload(read, by: "SIGHUP")
     }
 
     /// A reload, whichever way it came (SIGHUP, `reload`): the files as

@@ -189,8 +189,6 @@ public final class DaemonCore {
             handleTouch(event)
         case .stop:
             stop()
-        case .reload(let loaded):
-            reloadFromSignal(loaded)
         case .terminal(let inFront):
             terminal(inFront: inFront)
         case .display(let facts):

@@ -17,8 +17,6 @@ public enum DaemonInput {
     case touch(TouchContactEvent)
     /// SIGTERM, SIGINT or `stop`: the loop ends.
     case stop
-    /// SIGHUP: the configuration file as the shell read it, or its errors.
-    case reload(Result<LoadedConfig, ConfigError>)
     /// The VT was switched away (false) or back (true).
     case terminal(inFront: Bool)
     /// The output's facts changed (its size, readiness, a display plugged
