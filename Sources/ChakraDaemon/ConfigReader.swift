@@ -1,16 +1,17 @@
 import ChakraConfig
 import ChakraDisplay
+import ChakraSystem
 import Dispatch
 import Synchronization
 
 /// The one reader of the configuration files while the daemon runs, on a
-/// queue of its own: SIGHUP (from the frame loop) and `reload` (from the
+/// lane of its own (`BackgroundLane`): SIGHUP (from the frame loop) and `reload` (from the
 /// control server's thread) hand it their reads and go on at once, so that
 /// neither the frames nor the other clients ever wait on a file. A file
 /// that would never end (a FIFO, a device) is refused before it is opened
 /// (`InputFile`), but a read can still be slow (a network file system that
 /// does not answer, 100,000 unknown tables to go through): that costs this
-/// queue, nothing else.
+/// lane, nothing else.
 ///
 /// Reads run one at a time, in the order asked. Each is answered once:
 /// with what was read, or, when it has not finished within `deadline`,
@@ -43,7 +44,11 @@ public final class ConfigReader: Sendable {
     /// As long as `snapshot` waits for the loop.
     public static let defaultDeadline = 10.0
 
-    private let queue = DispatchQueue(label: "chakra.config-reader")
+    /// At the daemon's own priority: a reload is rare and asked for, and
+    /// 100,000 unknown tables are a second of parsing; below the frames
+    /// (nice +5, +10) beside two busy loops on 2 cores it passed the 10 s
+    /// deadline, and the reload was lost.
+    private let lane = BackgroundLane(name: "chakra-config", niceness: 0)
     private let load: @Sendable () throws(ConfigError) -> LoadedConfig
     /// The main file (for messages).
     let file: String?
@@ -59,11 +64,11 @@ public final class ConfigReader: Sendable {
         (self.file, self.deadline, self.load) = (file, deadline, load)
     }
 
-    /// Reads the files, then calls `done` once, on the reader's queue or
+    /// Reads the files, then calls `done` once, on the reader's lane or
     /// (overdue) on a timer's: it must only hand the outcome on.
     public func read(_ done: @escaping @Sendable (Outcome) -> Void) {
         let answer = OneAnswer(done)
-        queue.async { [load] in
+        lane.submit { [load] in
             answer.give(.read(Result { () throws(ConfigError) in try load() }))
         }
         let overdue = Overdue(file: file, seconds: deadline)
