@@ -2,8 +2,8 @@
 # The guest half of 60-debian-systemd, run by chakra-vmtest.service in the
 # booted Debian (systemd is PID 1) from the results share, once per boot:
 #   boot 1: install the package with dpkg and check it as a kiosk sees it
-#           (service, user, picture, socket permissions, reload, watchdog,
-#           stop), then reboot;
+#           (service, user, picture, socket permissions, journald restarted
+#           and killed under it, reload, watchdog, stop), then reboot;
 #   boot 2: the service came back by itself; systemd-analyze security;
 #           apt remove, apt purge; power off.
 # Every check is a line "ok: ..." or "FAIL: ..." in checks.txt; figures go
@@ -35,6 +35,121 @@ wait_for() {
 }
 active() { [[ $(property chakrad.service ActiveState) == active ]]; }
 main_pid() { property chakrad.service MainPID; }
+# increasing N...: each number greater than the one before.
+increasing() {
+    local previous=$1 n; shift
+    [[ $previous =~ ^[0-9]+$ ]] || return 1
+    for n; do [[ $n =~ ^[0-9]+$ ]] && ((n > previous)) || return 1; previous=$n; done
+}
+
+# The journal's side of chakrad's standard error (docs/robustness.md, "The
+# log's reader going away"). Under systemd chakrad's standard error is a
+# stream socket to journald; journald restarted or killed under the running
+# daemon must not end it, stop its frames or make systemd restart it.
+# (chakractl as root here, without runuser's PAM session, and few
+# processes: these run under TCG, where every process counts.)
+# Frames chakrad has put on screen since it started (`status`).
+frames() { chakractl --json status 2>/dev/null | sed -n 's/.*"frames":\([0-9]*\).*/\1/p'; }
+# state UNIT...: a line "ActiveState MainPID NRestarts" for each, in one call.
+state() {
+    systemctl show -p ActiveState -p MainPID -p NRestarts "$@" |
+        awk -v RS= -F '\n' '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }; print v["ActiveState"], v["MainPID"], v["NRestarts"] }'
+}
+# seconds_since TIME: since $EPOCHREALTIME was TIME, to a tenth.
+seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+# journald_back PID: journald active again, as another process than PID
+# (its new PID in $journald_now).
+journald_back() {
+    local active pid _
+    read -r active pid _ < <(state systemd-journald.service)
+    journald_now=$pid
+    [[ $active == active && $pid != 0 && $pid != "$1" ]]
+}
+# The lines journal_break makes chakrad log after each break.
+chakrad_lines=('language: de' 'language: en')
+# journal_count FILE FROM TO: how many of chakrad_lines FILE's entries
+# (journalctl -o short-unix) from FROM, before TO, hold.
+journal_count() {
+    awk -v a="$2" -v b="$3" -v lines="$(IFS='|'; echo "${chakrad_lines[*]}")" '
+        BEGIN { n = split(lines, line, "|") }
+        $1 + 0 >= a + 0 && $1 + 0 < b + 0 { for (i = 1; i <= n; i++) if (index($0, line[i])) seen[i] = 1 }
+        END { count = 0; for (i in seen) count++; print count }' "$1"
+}
+# journal_start: notes chakrad's main process, restarts and frames, which
+# each journal_break compares with, and journald's main process.
+journal_start() {
+    local _
+    { read -r _ daemon_pid daemon_restarts; read -r _ journald_pid _; } < <(state chakrad.service systemd-journald.service)
+    daemon_frames=$(frames)
+    journal_names=() journal_times=()
+}
+# journal_break NAME WHAT COMMAND...: breaks the journal's end of chakrad's
+# standard error with COMMAND while chakrad runs as the service, waits for
+# journald to be back, makes chakrad log (the language to de and back to
+# en: a line each), and checks the daemon: more frames than before the
+# break and again a second later, active, the same main process, no
+# restart, healthy.
+journal_break() {
+    local name=$1 what=$2 began back out status active pid restarts a b interval
+    shift 2
+    log "$name: chakrad PID $daemon_pid, NRestarts $daemon_restarts, $daemon_frames frames; journald PID $journald_pid"
+    began=$EPOCHREALTIME
+    journal_names+=("$name") journal_times+=("$began")
+    "$@"
+    if wait_for 30 journald_back "$journald_pid"; then
+        back=$(seconds_since "$began")
+        figure "${name}_journald_back_seconds" "$back"
+        ok "$what: journald back in $back s (PID $journald_pid, now $journald_now)"
+        journald_pid=$journald_now
+    else
+        fail "$what: journald not back in 30 s: $(systemctl status systemd-journald --no-pager 2>&1 | tail -n 10)"
+    fi
+    out=$(chakractl set language de 2>&1 && chakractl set language en 2>&1); status=$?
+    check "$what: chakrad answers two language changes, which it logs (exit $status: ${out//$'\n'/; })" test "$status" = 0
+    a=$(frames) interval=$EPOCHREALTIME
+    sleep 1
+    b=$(frames) interval=$(seconds_since "$interval")
+    check "$what: frames move (${daemon_frames:-?} before, ${a:-?} after, ${b:-?} $interval s later)" \
+        increasing "$daemon_frames" "$a" "$b"
+    figure "${name}_frames" "${daemon_frames:-?} before, ${a:-?} after, ${b:-?} $interval s later"
+    daemon_frames=$b
+    read -r active pid restarts < <(state chakrad.service)
+    check "$what: chakrad.service still active ($active)" test "$active" = active
+    check "$what: the same main process (PID $daemon_pid, now $pid)" test "$pid" = "$daemon_pid"
+    check "$what: NRestarts unchanged ($daemon_restarts, now $restarts)" test "$restarts" = "$daemon_restarts"
+    out=$(chakractl health 2>&1); status=$?
+    check "$what: chakractl health: healthy, exit 0 (exit $status: $out)" test "$status" = 0
+}
+# journal_dump SINCE: chakrad.service's journal since the first break in
+# journal-chakrad.txt; true when it holds all of chakrad_lines since SINCE.
+journal_dump() {
+    journalctl --since "@${journal_times[0]}" -u chakrad.service -o short-unix --no-pager >"$R/journal-chakrad.txt" 2>&1
+    [[ $(journal_count "$R/journal-chakrad.txt" "$1" "$EPOCHREALTIME") == "${#chakrad_lines[@]}" ]]
+}
+# journal_end: where chakrad's lines went after each break, a figure:
+# systemd keeps journald's streams in its file descriptor store, so they
+# may reach the journal; chakrad cannot reconnect its standard error.
+journal_end() {
+    local i name from to anywhere='' last=$((${#journal_names[@]} - 1)) complete=true
+    local -a under=()
+    # journald reads a stream when it gets to it: up to 5 s for the last
+    # break's lines.
+    wait_for 5 journal_dump "${journal_times[last]}"
+    for i in "${!journal_names[@]}"; do
+        from=${journal_times[i]} to=${journal_times[i + 1]:-$EPOCHREALTIME}
+        under[i]=$(journal_count "$R/journal-chakrad.txt" "$from" "$to")
+        ((under[i] == ${#chakrad_lines[@]})) || complete=false
+    done
+    # Elsewhere in the journal, when not all under the unit.
+    $complete || journalctl --since "@${journal_times[0]}" -o short-unix --no-pager >"$R/journal-all.txt" 2>&1
+    for i in "${!journal_names[@]}"; do
+        name=${journal_names[i]} from=${journal_times[i]} to=${journal_times[i + 1]:-$EPOCHREALTIME}
+        $complete || anywhere=", $(journal_count "$R/journal-all.txt" "$from" "$to")/${#chakrad_lines[@]} anywhere"
+        figure "${name}_lines_in_journal" "${under[i]}/${#chakrad_lines[@]} under chakrad.service$anywhere"
+    done
+    figure journald_streams_of_chakrad "$(grep -lx 'UNIT=chakrad.service' /run/systemd/journal/streams/* 2>/dev/null | wc -l)"
+}
+
 log "guest test starts; systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), state $(systemctl is-system-running)"
 
 if ((boot == 1)); then
@@ -80,6 +195,15 @@ if ((boot == 1)); then
     check "chakractl display on (exit $status: $out)" test "$status" = 0
     check "the CRTC read back active" grep -q "drm: .*confirmed" "$R/display-on.txt"
     runuser -u kioskadmin -- chakractl display auto >/dev/null
+
+    # journald restarted, then killed (systemd starts it again), under the
+    # stock unit while the scene moves; then the screen (the host compares
+    # it with the heart and with the stock dump).
+    journal_start
+    journal_break journald_restart "journald restarted" systemctl restart systemd-journald
+    journal_break journald_kill "journald killed (SIGKILL)" systemctl kill -s SIGKILL systemd-journald
+    journal_end
+    shot journald
 
     # From here on the scene's time is pinned (a drop-in adds --pin-time
     # to ExecStart; every other line of the unit stays as shipped), so the
