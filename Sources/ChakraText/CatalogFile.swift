@@ -21,13 +21,15 @@ enum CatalogFile: Equatable {
     static func read(_ path: String) -> CatalogFile {
         let bytes: [UInt8]
         do {
-            bytes = try readBytes(path)
-        } catch where error.errno == ENOENT {
-            return .missing
+            // A regular file only: a FIFO put in the catalog directory
+            // would otherwise hold whoever reads it (a reload) for good.
+            bytes = try InputFile.read(path, limit: maximumBytes)
         } catch {
+            if case .system(let failure) = error.cause, failure.errno == ENOENT { return .missing }
+            if case .tooLarge = error.cause { return .unusable("larger than 1 MiB; not a catalog") }
+            if case .overran = error.cause { return .unusable("larger than 1 MiB; not a catalog") }
             return .unusable(error.reason)
         }
-        guard bytes.count <= maximumBytes else { return .unusable("larger than 1 MiB; not a catalog") }
         guard let text = String(validating: bytes, as: UTF8.self) else { return .unusable("not UTF-8 text") }
         do {
             return .strings(try StringCatalog.parse(text))
@@ -45,19 +47,5 @@ enum CatalogFile: Equatable {
         } catch {
             return error.errno == ENOENT || error.errno == ENOTDIR
         }
-    }
-
-    private static func readBytes(_ path: String) throws(SystemError) -> [UInt8] {
-        let fd = try Descriptor.open(path, O_RDONLY)
-        defer { _ = Descriptor.close(fd) }
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16384, alignment: 1)
-        defer { chunk.deallocate() }
-        var bytes: [UInt8] = []
-        while bytes.count <= maximumBytes {
-            let count = try Descriptor.read(fd, into: chunk.baseAddress!, count: chunk.count)
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-        }
-        return bytes
     }
 }

@@ -93,9 +93,20 @@ public final class Font: @unchecked Sendable {
 
     /// The file's bytes, read with read(2) into a buffer the face owns.
     private static func read(_ path: String) throws(FontError) -> UnsafeMutableRawBufferPointer {
+        // Looked at before it is opened: opening a FIFO waits for a writer
+        // (the scene's rebuild with it), opening a device can act on it.
+        let named: Glibc.stat
+        do {
+            named = try FileSystem.stat(path)
+        } catch {
+            throw FontError(call: "open", code: error.errno, path: path, reason: error.reason)
+        }
+        guard named.st_mode & S_IFMT == S_IFREG else {
+            throw FontError(call: "open", code: 0, path: path, reason: "not a regular file")
+        }
         let fd: Int32
         do {
-            fd = try Descriptor.open(path, O_RDONLY)
+            fd = try Descriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         } catch {
             throw FontError(call: "open", code: error.errno, path: path, reason: error.reason)
         }
