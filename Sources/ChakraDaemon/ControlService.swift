@@ -19,7 +19,8 @@ import Synchronization
 ///
 /// Called on the server's thread and must not block it: what needs the
 /// loop is sent and answered when the loop replies; what is slow
-/// (a PNG, reading the configuration files) runs on a queue of its own.
+/// (a PNG, reading the configuration files) runs on a lane of its own
+/// (`SnapshotTaker`, `ConfigReader`).
 /// Nothing here writes a file.
 public final class ControlService: ControlHandler {
     private let control: DaemonControl
