@@ -10,9 +10,9 @@ import Synchronization
 /// - A request whose client has gone (it asked and closed) is answered
 ///   without a frame: 20 connections that ask and close at once used to
 ///   cost 20 PNGs (23 s before the next client's turn).
-/// - The work runs on a `BackgroundLane`, below the frames' priority: a
-///   PNG of a large frame is tens of milliseconds of CPU, and on a 2-core
-///   board it must not take a core from the render threads.
+/// - The work runs on a `BackgroundLane` of its own, one snapshot at a
+///   time, at the daemon's priority (below it, a snapshot on a single core
+///   busy with frames waited for seconds).
 final class SnapshotTaker: Sendable {
     typealias Reply = @Sendable (Result<JSONValue, ControlError>) -> Void
 
@@ -28,7 +28,11 @@ final class SnapshotTaker: Sendable {
     /// `take` copies a frame and encodes it (slow; called on the lane's
     /// thread, one call at a time).
     init(threadName: String = "chakra-snapshot", take: @escaping @Sendable () -> Result<JSONValue, ControlError>) {
-        lane = BackgroundLane(name: threadName)
+        // At the daemon's own priority: at nice +10, on one core busy with
+        // frames (the TCG guest of 55-device-faults), a snapshot took 15 s.
+        // What keeps snapshots from costing frames is that they are shared
+        // and dropped for the gone, and that a PNG is cheap now.
+        lane = BackgroundLane(name: threadName, niceness: 0)
         self.take = take
     }
 
