@@ -1,3 +1,4 @@
+import CLinuxKernel
 import Glibc
 
 /// A file read whole because a person named it (chakra.toml and its
@@ -75,13 +76,7 @@ public enum InputFile {
 
     /// /dev/null (character device 1:3), wherever its node is.
     static func isNullDevice(_ info: Glibc.stat) -> Bool {
-        guard info.st_mode & S_IFMT == S_IFCHR else { return false }
-        // Linux's dev_t: the major number in bits 8-19 and 32-63, the minor
-        // in bits 0-7 and 20-31 (glibc's gnu_dev_major/minor, which are macros).
-        let device = UInt64(info.st_rdev)
-        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
-        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
-        return major == 1 && minor == 3
+        info.st_mode & S_IFMT == S_IFCHR && CLinux_major(info.st_rdev) == 1 && CLinux_minor(info.st_rdev) == 3
     }
 }
 

@@ -25,10 +25,11 @@ enum CatalogFile: Equatable {
             // would otherwise hold whoever reads it (a reload) for good.
             bytes = try InputFile.read(path, limit: maximumBytes)
         } catch {
-            if case .system(let failure) = error.cause, failure.errno == ENOENT { return .missing }
-            if case .tooLarge = error.cause { return .unusable("larger than 1 MiB; not a catalog") }
-            if case .overran = error.cause { return .unusable("larger than 1 MiB; not a catalog") }
-            return .unusable(error.reason)
+            switch error.cause {
+            case .system(let failure) where failure.errno == ENOENT: return .missing
+            case .tooLarge, .overran: return .unusable("larger than 1 MiB; not a catalog")
+            default: return .unusable(error.reason)
+            }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { return .unusable("not UTF-8 text") }
         do {
