@@ -203,7 +203,7 @@ extension RunCommand {
 }
 
 /// An option value through `make`, or a usage error that names the value.
-private func optionValue<Value>(_ text: String, _ make: (String) -> Value?) throws -> Value {
+func optionValue<Value>(_ text: String, _ make: (String) -> Value?) throws -> Value {
     guard let value = make(text) else { throw ValidationError("invalid value '\(text)'") }
     return value
 }
