@@ -36,7 +36,9 @@ Guest side:
                                            "EPOCH ok WIDTHxHEIGHT" or "EPOCH error
                                            CODE MESSAGE" ("EPOCH closed ..." if
                                            the connection ends); the last PNG in
-                                           OUT.png
+                                           OUT.png. While STOPFILE.pause exists
+                                           it asks nothing, the connection kept
+                                           ("EPOCH paused", "EPOCH resumed")
   display_tools.py snapshot-summary LOG GONE BACK
                                            a snapshot-stream log against the
                                            display's unplug (GONE) and replug
@@ -544,6 +546,12 @@ def snapshot_stream(path, out, stop):
     buffer, number = b"", 0
     with open(out, "w") as log:
         while not os.path.exists(stop):
+            if os.path.exists(stop + ".pause"):
+                print("%.3f paused" % time.time(), file=log, flush=True)
+                while os.path.exists(stop + ".pause") and not os.path.exists(stop):
+                    time.sleep(0.05)
+                print("%.3f resumed" % time.time(), file=log, flush=True)
+                continue
             number += 1
             try:
                 connection.sendall(json.dumps({"id": number, "cmd": "snapshot"}).encode() + b"\n")
@@ -575,6 +583,8 @@ def snapshot_summary(log, gone, back):
     for line in open(log):
         stamp, kind, rest = (line.rstrip("\n").split(" ", 2) + ["", ""])[:3]
         t = float(stamp)
+        if kind in ("paused", "resumed"):
+            continue
         if kind == "closed":
             closed += 1
         elif t < gone:
