@@ -128,12 +128,11 @@ verdict() {
 # output goes to a log in .build-vm, shown when it fails.
 # needs WORD: some selected case's script says WORD.
 needs() { ((${#cases[@]})) && grep -qw -- "$1" "${cases[@]}"; }
-# prepare WHAT COMMAND...: runs COMMAND with its output in a log; on
-# failure the log is shown and the run fails.
+# prepare NAME WHAT COMMAND...: runs COMMAND with its output in
+# .build-vm/prepare-NAME.log; on failure the log is shown and the run fails.
 prepare() {
-    local what=$1 log started=$SECONDS
-    shift
-    log=$VM_BUILD/prepare-${what// /-}.log
+    local log=$VM_BUILD/prepare-$1.log what=$2 started=$SECONDS
+    shift 2
     echo "--- $what"
     if ! "$@" >"$log" 2>&1; then
         cat "$log"
@@ -157,7 +156,7 @@ verdict selftest "$status" $((SECONDS - wall_started))
 echo "=== preparing what the cases share"
 mkdir -p "$VM_BUILD"
 kver=$(vm_kernel_version)
-prepare "the initramfs for $kver" "$VM_DIR/lib/build-initramfs.sh" "$kver"
+prepare initramfs "the initramfs for $kver" "$VM_DIR/lib/build-initramfs.sh" "$kver"
 if needs display_build_chakrad && [[ -z ${CHAKRAD:-} ]]; then
     echo "--- chakrad (release, $VM_BUILD/swift)"
     CHAKRAD=$(prepared_binary display_build_chakrad CHAKRAD) || vm_die "chakrad did not build"
@@ -167,12 +166,12 @@ if needs display_build_chakractl && [[ -z ${CHAKRACTL:-} ]]; then
     CHAKRACTL=$(prepared_binary display_build_chakractl CHAKRACTL) || vm_die "chakractl did not build"
 fi
 if needs CHAKRA_TESTS && [[ -z ${CHAKRA_TESTS:-} ]]; then
-    prepare "the tests (debug, .build)" swift build --build-tests
+    prepare tests "the tests (debug, .build)" swift build --build-tests
     CHAKRA_TESTS=$VM_REPO/.build/debug/ChakraPackageTests.xctest
 fi
 if needs CHAKRA_DEB && [[ -z ${CHAKRA_DEB:-} ]] && ((EUID == 0)); then
     CHAKRA_DEB=$(vm_debian_package_path)
-    [[ -s $CHAKRA_DEB ]] || prepare "the Debian package (make deb)" make deb
+    [[ -s $CHAKRA_DEB ]] || prepare deb "the Debian package (make deb)" make deb
 fi
 for variable in CHAKRAD CHAKRACTL CHAKRA_TESTS CHAKRA_DEB; do
     if [[ -n ${!variable:-} ]]; then
