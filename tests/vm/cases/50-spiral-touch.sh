@@ -79,7 +79,7 @@ interval = 1
 socket = "/run/chakra-test/control.sock"
 EOF
 
-run_case_guest "$dir" --display bochs --timeout 300 -- env CHAKRACTL="$CHAKRACTL" tests/vm/cases/50-spiral-touch.guest
+run_case_guest "$dir" --display bochs --timeout 600 -- env CHAKRACTL="$CHAKRACTL" tests/vm/cases/50-spiral-touch.guest
 grep -E '^(path|after|B down|hold, paused|lifted|back on|spiral states|completed →|spiral_progress|touch latency|guest run):? ' "$dir/guest.log" || true
 
 # The hold's screendump against `chakrad render` of the same hold phase and

@@ -25,7 +25,7 @@ command -v mkfs.ext4 >/dev/null || vm_die "mkfs.ext4 is missing (package e2fspro
 
 deb=${CHAKRA_DEB:-}
 if [[ -z $deb ]]; then
-    deb=$VM_REPO/out/deb/chakra_$("$VM_REPO/scripts/version.sh")_$(dpkg --print-architecture).deb
+    deb=$(vm_debian_package_path)
     [[ -s $deb ]] || make -C "$VM_REPO" deb >"$VM_BUILD/make-deb.log" 2>&1 || vm_die "make deb failed: see $VM_BUILD/make-deb.log"
 fi
 [[ -s $deb ]] || vm_die "no package at $deb"
@@ -38,7 +38,7 @@ rootfs=$("$VM_DIR/debian/build-rootfs.sh" "$kver")
 
 dir=$(vm_results_dir)
 work=$(mktemp -d "$VM_BUILD/debian.XXXXXX")
-qemu_pid='' watcher_pid=''
+qemu_pid='' watcher_pid='' socket_dir=''
 # shellcheck disable=SC2317 # (reached through the trap)
 cleanup() {
     local pid
@@ -46,7 +46,7 @@ cleanup() {
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
-    rm -rf "$work"
+    rm -rf "$work" ${socket_dir:+"$socket_dir"}
 }
 trap cleanup EXIT
 
