@@ -6,7 +6,6 @@ import ChakraRaster
 import ChakraSchedule
 import ChakraSystem
 import Glibc
-import Logging
 
 /// The daemon's shell around `DaemonCore`: one thread that owns the output,
 /// the VT, the signals, the touchscreens and the control queue, and sleeps
