@@ -35,7 +35,7 @@ help:
 	@echo "make flood   the release daemon under a client flood (tests/flood)"
 	@echo "make soak    the release daemon driven for SOAK_MINUTES (120), RSS/fds/threads sampled (tests/soak)"
 	@echo "make install  binaries, systemd units, sysusers.d, udev rule, example config (PREFIX=$(PREFIX) DESTDIR=)"
-	@echo "make deb     the Debian package: out/deb/chakra_VERSION_ARCH.deb (docs/packaging.md)"
+	@echo "make deb     the Debian package: out/deb/chakra_VERSION_ARCH.deb; ARCH=arm64 cross-builds the arm64 one (Debian 13, as root; docs/packaging.md)"
 
 # What building and running need; test-deps adds QEMU, a guest kernel,
 # debootstrap, debhelper and lintian for `make test`.
@@ -206,9 +206,19 @@ install: $(if $(filter .build/release,$(BUILD_DIR)),release)
 	@echo "installed under $(DESTDIR)$(PREFIX); then: systemd-sysusers && udevadm control --reload && systemctl daemon-reload && systemctl enable --now chakrad"
 
 # The Debian package: out/deb/chakra_VERSION_ARCH.deb (debian/, debhelper),
-# built from the release binaries of $(SCRATCH).
+# built from the release binaries of $(SCRATCH). ARCH=arm64 on an amd64
+# machine: the arm64 package for Debian 13, with the same debian/, built in a
+# Debian 13 root with its Swift 6.0.3 and arm64 libraries (made once and
+# cached outside git, ~/.cache/chakra-arm64), from $(ARM64_SCRATCH)
+# (scripts/arm64/deb.sh; needs root).
+ARM64_SCRATCH ?= .build-arm64
+ifeq ($(ARCH)-$(shell dpkg --print-architecture 2>/dev/null),arm64-amd64)
+deb:
+	SCRATCH=$(ARM64_SCRATCH) scripts/arm64/deb.sh
+else
 deb: package-deps
 	SCRATCH=$(SCRATCH) scripts/build-deb.sh
+endif
 
 package-deps:
 	@scripts/install-deps.sh --package
