@@ -150,7 +150,6 @@ let package = Package(
             dependencies: [
                 "ChakraSystem", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
                 "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraSchedule", "ChakraSessions",
-                "ChakraSystem",
             ]
         ),
 
@@ -160,7 +159,6 @@ let package = Package(
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
                 "ChakraSystem", "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraControl", "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "ChakraSystem",
             ]
         ),
         // The control client: one subcommand per protocol command.
