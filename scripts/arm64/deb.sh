@@ -3,16 +3,16 @@
 # machine, out/deb/chakra_VERSION_arm64.deb (and chakra-dbgsym_...). It
 #   1. makes or checks the build root (scripts/arm64/toolchain.sh: Debian 13,
 #      Swift 6.0.3, the arm64 libraries, cached),
-#   2. in it, builds chakrad and chakractl for aarch64 in release with the
-#      Makefile's RELEASE_FLAGS (static Swift runtime, no rpath,
-#      file-prefix-map, relro/now) and the Swift SDK chakra-arm64, in
-#      SCRATCH (default .build-arm64, never the host's .build),
-#   3. in it, runs scripts/build-deb.sh with ARCH=arm64: debian/rules under
-#      dpkg-architecture -a arm64 (the binaries' check, the man pages from
+#   2. in it, runs scripts/build-deb.sh with ARCH=arm64: debian/rules under
+#      dpkg-architecture -a arm64, which builds chakrad and chakractl for
+#      aarch64 in release with the Makefile's RELEASE_FLAGS (static Swift
+#      runtime, no rpath, file-prefix-map, relro/now) and the Swift SDK
+#      chakra-arm64, in SCRATCH (default .build-arm64, never the host's
+#      .build), then makes the package (the binaries' check, the man pages from
 #      their help under qemu-aarch64, dpkg-shlibdeps against Debian 13's
 #      arm64 libraries, aarch64-linux-gnu-strip), with the units and the
 #      udev rule in /usr/lib (ROOTLIBDIR: Debian 13's places),
-#   4. in it, runs Debian 13's lintian on the package: no error, no warning.
+#   3. in it, runs Debian 13's lintian on the package: no error, no warning.
 # Needs root (scripts/arm64/in-root.sh). Prints how long each step took.
 #   scripts/arm64/deb.sh
 set -euo pipefail
@@ -36,17 +36,16 @@ step() { echo "deb arm64: $1 in $(since "$step_started") s" >&2; step_started=$E
 
 scripts/arm64/toolchain.sh
 step "build root ready"
-scripts/arm64/in-root.sh env PKG_CONFIG_PATH="$pkg_config_path" \
-    make release-build SCRATCH="$scratch" SWIFT_SDK="$sdk"
-step "chakrad and chakractl built (Swift 6.0.3, aarch64, release)"
+# The build is debian/rules' alone: a build before it, in the same root,
+# was done again from scratch under dh.
 # crossbuildcanrunhostbinaries: debhelper's word that the arm64 binaries
 # run here (qemu-aarch64), so the check runs without its warning. (No CC:
-# SwiftPM would take it for its C compiler and build everything again;
-# dpkg-architecture's warning that gcc targets amd64 is harmless.)
+# SwiftPM would take it for its C compiler; dpkg-architecture's warning
+# that gcc targets amd64 is harmless.)
 scripts/arm64/in-root.sh env PKG_CONFIG_PATH="$pkg_config_path" ARCH=arm64 SWIFT_SDK="$sdk" SCRATCH="$scratch" \
     ROOTLIBDIR=/usr/lib DEB_BUILD_OPTIONS="crossbuildcanrunhostbinaries ${DEB_BUILD_OPTIONS:-}" \
     scripts/build-deb.sh
-step "package built"
+step "binaries and package built (SwiftPM's own time is above)"
 # lintian as nobody: it warns about running as root.
 scripts/arm64/in-root.sh setpriv --reuid=nobody --regid=nogroup --clear-groups lintian --fail-on error,warning "$deb"
 step "lintian (Debian 13's) passed"
