@@ -189,6 +189,25 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// The renderer's tests alone (CHAKRA_TESTS=renderer): the modules a frame
+// is made of (ChakraRaster, ChakraMotion, ChakraScenes, ChakraSpiral and
+// what ChakraText needs) and their tests, without the daemon, the devices
+// or swift-argument-parser. tests/arm64/unit-tests.sh builds this for
+// aarch64 with Debian 13's Swift 6.0.3 and runs it under qemu-aarch64: the
+// renderer's own checks on the other architecture, at a fraction of the
+// whole package's build.
+if Context.environment["CHAKRA_TESTS"] == "renderer" {
+    let renderer: Set<String> = [
+        "CPNG", "CFreeType", "CLinuxKernel", "CStreamStore", "CLanes",
+        "ChakraSystem", "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraText", "ChakraSpiral",
+        "ChakraPNG", "ChakraConfig", "ChakraControl", "ChakraSchedule",
+        "ChakraRasterTests", "ChakraMotionTests", "ChakraScenesTests", "ChakraSpiralTests", "ChakraTextTests",
+    ]
+    package.targets.removeAll { !renderer.contains($0.name) }
+    package.products = []
+    package.dependencies = []
+}
+
 // Fuzz targets (tests/fuzz): libFuzzer entry points, present only when
 // tests/fuzz/run.sh builds them (CHAKRA_FUZZ=1, with --sanitize fuzzer and
 // address); an ordinary build has no use for them and could not link them

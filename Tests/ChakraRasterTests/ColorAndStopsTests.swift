@@ -55,7 +55,8 @@ struct GradientStopsTests {
         for t in [0.2, 0.5, 0.8] {
             let c = stops.color(at: Float(t))
             // Premultiplied: (200, 100, 50)/255 · (1 − t), alpha 1 − t.
-            #expect(maxAbsDifference(c, SIMD4(200 / 255, 100 / 255, 50 / 255, 1) * (1 - t)) < 1e-6)
+            let opaque = SIMD4<Double>(200 / 255, 100 / 255, 50 / 255, 1)
+            #expect(maxAbsDifference(c, opaque * (1 - t)) < 1e-6)
             // Un-premultiplied the hue is unchanged (interpolating straight
             // colours towards transparent black would darken it instead).
             let straight = Colors.straight8(c)

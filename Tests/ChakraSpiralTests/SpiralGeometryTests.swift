@@ -57,7 +57,8 @@ struct SpiralGeometryTests {
         let fine = geometry(pointsPerTurn: 2000)
         let fineError = (exact - fine.totalLength) / exact
         #expect(fineError > 0 && fineError < 1e-6)
-        #expect(abs(fineError / coarseError - (180.0 / 2000) * (180.0 / 2000)) < 0.1 * (180.0 / 2000) * (180.0 / 2000))
+        let ratio: Double = (180.0 / 2000) * (180.0 / 2000)
+        #expect(abs(fineError / coarseError - ratio) < 0.1 * ratio)
         // At every sample, the length so far matches the closed form.
         for k in stride(from: 0, to: fine.points.count, by: 400) {
             let theta = 8 * Double.pi * Double(k) / Double(fine.points.count - 1)

@@ -8,7 +8,10 @@
 #     FreeType): the target's headers and libraries are the root's own
 #     (multiarch), so dpkg-shlibdeps finds the arm64 packages for Depends,
 #   - the aarch64 Swift modules and static runtime, taken from
-#     swiftlang:arm64, in /opt/chakra-arm64/swift,
+#     swiftlang:arm64, in /opt/chakra-arm64/swift, and the shared runtime
+#     from libswiftlang:arm64 beside them (libswiftCore, Foundation,
+#     Testing: only the renderer's unit tests, run under qemu-aarch64, load
+#     them; the package's binaries link the static runtime),
 #   - a Swift SDK `chakra-arm64` (swift-sdk.json, toolset.json) naming them,
 #   - qemu-aarch64 (user mode, static, from qemu-user) to run the arm64
 #     binaries: their --help for the man pages, the checks,
@@ -111,17 +114,20 @@ in_new apt-get update -qq
 phase "package lists (amd64, arm64)"
 
 # swiftlang:arm64 only for its aarch64 Swift modules and static runtime,
-# qemu-user only for qemu-aarch64: downloaded, then unpacked in the
-# background (xz: the longest part) while apt installs the rest.
+# libswiftlang:arm64 for its shared one, qemu-user only for qemu-aarch64:
+# downloaded, then unpacked in the background (xz: the longest part) while
+# apt installs the rest.
 mkdir -p "$new/var/tmp/debs" "$new/opt/chakra-arm64/swift" "$new/opt/chakra-arm64/bin"
-in_new sh -c 'cd /var/tmp/debs && apt-get download -q swiftlang:arm64 qemu-user' >/dev/null
-log "swiftlang:arm64 and qemu-user: $(du -cm "$new"/var/tmp/debs/*.deb | tail -n1 | cut -f1) MB downloaded"
+in_new sh -c 'cd /var/tmp/debs && apt-get download -q swiftlang:arm64 libswiftlang:arm64 qemu-user' >/dev/null
+log "swiftlang:arm64, libswiftlang:arm64 and qemu-user: $(du -cm "$new"/var/tmp/debs/*.deb | tail -n1 | cut -f1) MB downloaded"
 phase "download of swiftlang:arm64 and qemu-user"
 (
     in_new sh -c 'dpkg-deb --fsys-tarfile /var/tmp/debs/swiftlang_*_arm64.deb | tar -x -C /opt/chakra-arm64/swift --strip-components=4 \
             --wildcards --exclude="*/embedded" --exclude="*/embedded/*" --exclude="./usr/libexec/swift/lib/swift/host/*" \
             --exclude="./usr/libexec/swift/lib/clang/*/lib/*" --exclude="*/FrameworkABIBaseline/*" --exclude="*/migrator/*" \
             "./usr/libexec/swift/lib/swift/*" "./usr/libexec/swift/lib/swift_static/*" "./usr/libexec/swift/lib/clang/*"' &&
+    in_new sh -c 'dpkg-deb --fsys-tarfile /var/tmp/debs/libswiftlang_*_arm64.deb | tar -x -C /opt/chakra-arm64/swift --strip-components=4 \
+            --wildcards "./usr/libexec/swift/lib/swift/linux/*.so"' &&
     in_new sh -c 'dpkg-deb --fsys-tarfile /var/tmp/debs/qemu-user_*.deb | tar -x -O ./usr/bin/qemu-aarch64 > /opt/chakra-arm64/bin/qemu-aarch64' &&
     chmod 0755 "$new/opt/chakra-arm64/bin/qemu-aarch64"
 ) >"$new/var/tmp/unpack.log" 2>&1 &
@@ -133,8 +139,8 @@ in_new apt-get install -y -q "${packages[@]}" >"$new/var/tmp/apt.log" 2>&1 ||
 log "$(grep -E '^(Need to get|After this operation)' "$new/var/tmp/apt.log" | tr '\n' ' ')"
 log "$(grep -E 'newly installed' "$new/var/tmp/apt.log")"
 phase "apt-get install (${#packages[@]} packages and their dependencies)"
-wait "$unpacking" || { cat "$new/var/tmp/unpack.log" >&2; fail "unpacking swiftlang:arm64 or qemu-user failed"; }
-phase "rest of the unpacking of swiftlang:arm64 and qemu-user"
+wait "$unpacking" || { cat "$new/var/tmp/unpack.log" >&2; fail "unpacking swiftlang:arm64, libswiftlang:arm64 or qemu-user failed"; }
+phase "rest of the unpacking of swiftlang:arm64, libswiftlang:arm64 and qemu-user"
 
 # The Swift SDK. Its sysroot is the root itself (multiarch: the arm64
 # headers and libraries are in /usr/include and /usr/lib/aarch64-linux-gnu),
