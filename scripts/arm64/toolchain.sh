@@ -15,7 +15,9 @@
 #   - a Swift SDK `chakra-arm64` (swift-sdk.json, toolset.json) naming them,
 #   - qemu-aarch64 (user mode, static, from qemu-user) to run the arm64
 #     binaries: their --help for the man pages, the checks,
-#   - debhelper, dpkg-dev, lintian, binutils-aarch64-linux-gnu (dh_strip).
+#   - debhelper, dpkg-dev, lintian, binutils-aarch64-linux-gnu (dh_strip),
+#   - DejaVu Sans (fonts-dejavu-core), the font the text and spiral unit
+#     tests draw with (tests/arm64/unit-tests.sh).
 # Idempotent: nothing is done while the root is there with the stamp of
 # this script's contents; otherwise it is built in a temporary directory
 # and renamed into place, so an interrupted run never leaves a half-made
@@ -34,7 +36,7 @@ force=false
 [[ ${1:-} == --force ]] && force=true
 # What goes into the root. Build machine's architecture: the compiler, the
 # packaging tools; arm64: what the binaries are linked against.
-native_packages=(swiftlang git pkgconf python3 debhelper dpkg-dev lintian binutils-aarch64-linux-gnu)
+native_packages=(swiftlang git pkgconf python3 debhelper dpkg-dev lintian binutils-aarch64-linux-gnu fonts-dejavu-core)
 arm64_packages=(libc6-dev libgcc-14-dev libstdc++-14-dev libdrm-dev libevdev-dev libpng-dev libfreetype-dev)
 
 log() { echo "toolchain: $*" >&2; }
