@@ -27,6 +27,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 SIZES = ["800x480", "1280x720", "1920x1080"]
+# Fewer distinct colours than this and a frame is blank or flat.
+MIN_COLOURS = 64
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 
@@ -74,6 +76,24 @@ def render(command, arguments, path):
     return time.monotonic() - started
 
 
+def colours(path):
+    """How many distinct colours a PPM frame has (every 7th pixel)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    # P6, width, height, maximum, each followed by one whitespace byte.
+    fields, at = [], 0
+    while len(fields) < 4:
+        while data[at:at + 1].isspace():
+            at += 1
+        end = at
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[at:end])
+        at = end
+    pixels = data[at + 1:]
+    return len({pixels[i:i + 3] for i in range(0, len(pixels) - 2, 21)})
+
+
 def compare(a, b):
     """None when equal, else (largest byte difference, differing bytes)."""
     with open(a, "rb") as fa, open(b, "rb") as fb:
@@ -108,27 +128,39 @@ def main():
     def one(job):
         label, arguments = job
         a, b = os.path.join(out, label + "-amd64.ppm"), os.path.join(out, label + "-arm64.ppm")
-        spent = (render(reference, arguments, a), render(arm64, arguments, b))
+        try:
+            spent = (render(reference, arguments, a), render(arm64, arguments, b))
+        except RuntimeError as error:
+            return label, (0.0, 0.0), str(error), 0
         difference = compare(a, b)
-        if difference is None:
+        # Two empty or flat frames would be equal and prove nothing: every
+        # frame here has a gradient, a glow or text.
+        found = colours(a)
+        if difference is None and found >= MIN_COLOURS:
             os.unlink(a)
             os.unlink(b)
-        return label, spent, difference
+        return label, spent, difference, found
 
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-        for label, spent, difference in pool.map(one, work):
+        for label, spent, difference, found in pool.map(one, work):
             seconds["amd64"] += spent[0]
             seconds["arm64"] += spent[1]
-            if difference is None:
-                print(f"same: {label}")
-            else:
+            if isinstance(difference, str):
+                print(f"FAILED: {label}: {difference}")
+                failures.append(label)
+            elif difference is not None:
                 largest, count = difference
                 print(f"DIFFERENT: {label}: largest difference {largest}, {count} bytes differ")
                 failures.append(label)
+            elif found < MIN_COLOURS:
+                print(f"FLAT: {label}: {found} colours, fewer than {MIN_COLOURS}: not a frame of the scene")
+                failures.append(label)
+            else:
+                print(f"same: {label} ({found} colours)")
     print(f"figure: frames={len(work)} wall={time.monotonic() - started:.1f}s "
           f"render_amd64={seconds['amd64']:.1f}s render_arm64={seconds['arm64']:.1f}s")
     if failures:
-        print(f"{len(failures)} of {len(work)} frames differ; their PPMs are in {out}")
+        print(f"{len(failures)} of {len(work)} frames failed; their PPMs are in {out}")
         return 1
     if not options.out:
         os.rmdir(out)
