@@ -25,6 +25,7 @@ help:
 	@echo "make run     install what is missing, build and run the daemon (headless where there is no display)"
 	@echo "make test    install what is missing and run the whole test suite (unit tests, the package, then QEMU kernel tests)"
 	@echo "make unit    the unit tests only (swift test)"
+	@echo "make arm64-test  the arm64 package, the renderer's tests and frames under qemu-aarch64, the frame's cost (as root)"
 	@echo "make demo    render heart frames to $(OUT)/ and run the benchmark"
 	@echo "make vm-test the kernel tests in QEMU guests only (tests/vm; CHAKRA_VM_JOBS=N guests at a time, default 2 on 2+ cores)"
 	@echo "make bench   chakrad bench (release build)"
@@ -60,26 +61,43 @@ release-check: release
 # Unit tests; the TOML reader against the public TOML test suites
 # (fetched from PyPI once, cached); each fuzz target for FUZZ_TEST_SECONDS
 # (40), two at a time on 2 cores (longer runs with make fuzz); the
-# Debian package, its binaries and lintian (tests/packaging); the client
+# Debian package, its binaries and lintian (tests/packaging); the arm64
+# package, the renderer's tests and frames on arm64 and its frame's cost
+# (below, ARM64_*); the client
 # flood and adversarial clients against the release chakrad
 # (tests/flood), its restarts after SIGKILL, pairs of it started at once
 # on one socket, its session records under SIGKILL, and configuration
 # files that never end (tests/faults); then the kernel tests in QEMU
 # guests (tests/vm), two at a time on 2 cores, with the release chakrad
-# and chakractl that make deb built and the test binary of swift test; the
-# last of them boots Debian under systemd and installs the package. The
+# and chakractl that make deb built and the test binary of swift test; two
+# of them boot Debian under systemd and install the package (amd64 on
+# Debian 12, arm64 on Debian 13 under qemu-system-aarch64). The
 # soak (make soak) is not here: it is hours, run by hand.
 # Each step prints its wall time when it ends (scripts/step.sh), and a
 # table of them all at the end or when one fails ($(TEST_STEPS)).
 TEST_STEPS ?= $(OUT)/test-steps.txt
 STEP = @scripts/step.sh $(TEST_STEPS)
+# The arm64 steps (arm64: docs/packaging.md): the package (make deb
+# ARCH=arm64), the renderer's unit tests built by Swift 6.0.3 and run
+# under qemu-aarch64, every frame equal to amd64's, the aarch64 frame's
+# instruction count within tests/arm64/frame-budget.txt. Their build root
+# (Debian 13 with Swift 6.0.3, 3 GB, cached in ~/.cache/chakra-arm64) is
+# made in the background from the unit tests' end, mostly downloads and
+# dpkg, beside the TOML and fuzz steps; the first step that needs it waits
+# on its lock (scripts/arm64/toolchain.sh). Its log: $(OUT)/arm64-root.log.
+ARM64_ROOT = $(or $(CHAKRA_ARM64_CACHE),$(HOME)/.cache/chakra-arm64)/root
+ARM64_CHAKRAD = $(CURDIR)/$(ARM64_SCRATCH)/aarch64-unknown-linux-gnu/release/chakrad
+ARM64_RUNNER = $(ARM64_ROOT)/opt/chakra-arm64/bin/qemu-aarch64 -L $(ARM64_ROOT)
+ARM64_ROOT_IN_BACKGROUND = mkdir -p $(OUT) && { scripts/arm64/toolchain.sh >$(OUT)/arm64-root.log 2>&1 </dev/null & }
 test:
 	@rm -f $(TEST_STEPS)
 	$(STEP) deps scripts/install-deps.sh --test
 	$(STEP) unit $(SWIFT) test
+	@$(ARM64_ROOT_IN_BACKGROUND)
 	$(STEP) toml tests/toml/conformance.sh
 	$(STEP) fuzz tests/fuzz/run.sh $(FUZZ_TEST_SECONDS)
 	$(STEP) deb $(MAKE) --no-print-directory deb
+	@$(MAKE) --no-print-directory arm64-steps
 	$(STEP) packaging tests/packaging/run.sh
 	$(STEP) flood tests/flood/flood.py $(CURDIR)/.build/release/chakrad 0.5
 	$(STEP) adversary tests/flood/adversary.py $(CURDIR)/.build/release/chakrad
@@ -90,6 +108,18 @@ test:
 	$(STEP) vm env CHAKRAD=$(CURDIR)/.build/release/chakrad CHAKRACTL=$(CURDIR)/.build/release/chakractl \
 		CHAKRA_TESTS=$(CURDIR)/.build/debug/ChakraPackageTests.xctest tests/vm/run-all.sh
 	@scripts/step.sh $(TEST_STEPS) --table
+
+# The arm64 steps of make test alone (as root): the package, the
+# renderer's tests under qemu-aarch64, the same frames (beside the amd64
+# release build's), the frame's cost.
+.PHONY: arm64-test arm64-steps
+arm64-test: release
+	@$(MAKE) --no-print-directory arm64-steps
+arm64-steps:
+	$(STEP) arm64-deb $(MAKE) --no-print-directory deb ARCH=arm64
+	$(STEP) arm64-unit tests/arm64/unit-tests.sh
+	$(STEP) arm64-pixels tests/arm64/same-pixels.py $(CURDIR)/.build/release/chakrad $(ARM64_CHAKRAD) --runner "$(ARM64_RUNNER)"
+	$(STEP) arm64-cost tools/insn-count/count.py --arm64 $(ARM64_CHAKRAD) --sysroot $(ARM64_ROOT) --budget tests/arm64/frame-budget.txt
 
 # The unit tests alone (swift test).
 .PHONY: unit

@@ -23,6 +23,11 @@ if $want_package; then
     packages+=(debhelper dpkg-dev python3)
 fi
 if $want_test; then
+    # qemu-user, whose qemu-aarch64 is dynamic and so loads TCG plugins:
+    # the arm64 frame's instruction count (tools/insn-count).
+    packages+=(qemu-user)
+fi
+if $want_test; then
     # The VM integration tests (tests/vm): QEMU, the Debian kernel the
     # guests boot (its modules come from /lib/modules), the static busybox
     # of the guests' initramfs; debootstrap and e2fsprogs for the Debian

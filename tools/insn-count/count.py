@@ -12,7 +12,16 @@ the frames (start, scene construction) is the same in both runs and falls
 out. The x86-64 column checks the method against callgrind's figures.
 
 Prints a Markdown table: M instructions a frame for each scene and size,
-aarch64 and x86-64, and their ratio.
+aarch64 and x86-64, their ratio, and what the aarch64 count means on a
+Raspberry Pi 4's Cortex-A72: the share of one core at --fps (60), at
+--ghz (1.5) and an assumed --ipc (instructions a cycle, 1.5; docs/bench.md
+says why).
+
+    count.py --arm64 CHAKRAD --sysroot ROOT --budget FILE
+
+counts aarch64 only and fails when a scene costs more than FILE allows
+(lines `SCENE SIZE MAX-M-INSTRUCTIONS`, # comments): `make test`'s check
+that the arm64 frame does not grow unnoticed.
 """
 
 import argparse
@@ -57,31 +66,73 @@ def per_frame(qemu, library, binary, arguments, root=None):
     return (many - few) / 30
 
 
+def budgets(path):
+    """{(scene, size): M instructions} from a budget file."""
+    out = {}
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            *scene, size, limit = line.split()
+            name = " ".join(scene)
+            if name not in SCENES:
+                sys.exit(f"{path}:{number}: unknown scene {name!r} (known: {', '.join(SCENES)})")
+            out[(name, size)] = float(limit)
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--amd64", required=True, help="the x86-64 chakrad")
+    parser.add_argument("--amd64", help="the x86-64 chakrad (not with --budget)")
     parser.add_argument("--arm64", required=True, help="the aarch64 chakrad")
     parser.add_argument("--sysroot", required=True, help="the arm64 root its libraries are in (qemu -L)")
     parser.add_argument("--size", action="append", help="sizes (default 800x480 and 1920x1080)")
     parser.add_argument("--scene", action="append", choices=list(SCENES), help="scenes (default all)")
     parser.add_argument("--build", default=os.path.join(HERE, "..", "..", ".build-insn"), help="where the plugin is built")
+    parser.add_argument("--budget", help="aarch64 only: fail when a scene costs more than this file allows")
+    parser.add_argument("--fps", type=float, default=60)
+    parser.add_argument("--ghz", type=float, default=1.5, help="the A72's clock (Raspberry Pi 4: 1.5)")
+    parser.add_argument("--ipc", type=float, default=1.5, help="instructions a cycle assumed on the A72")
     options = parser.parse_args()
+    if bool(options.amd64) == bool(options.budget):
+        parser.error("give --amd64 (the table beside x86-64) or --budget (the check), not both")
 
-    for qemu in ["qemu-aarch64", "qemu-x86_64"]:
+    qemus = ["qemu-aarch64"] + ([] if options.budget else ["qemu-x86_64"])
+    for qemu in qemus:
         if not shutil.which(qemu):
             sys.exit(f"{qemu} is missing (Debian package qemu-user: the static build cannot load plugins)")
     library = plugin(os.path.abspath(options.build))
-    sizes = options.size or ["800x480", "1920x1080"]
-    scenes = options.scene or list(SCENES)
-    print("| scene | size | aarch64 M | x86-64 M | aarch64 / x86-64 |")
-    print("|---|---|---:|---:|---:|")
-    for scene in scenes:
-        for size in sizes:
-            arguments = SCENES[scene] + ["--size", size]
-            arm = per_frame("qemu-aarch64", library, os.path.abspath(options.arm64), arguments, options.sysroot)
+    limits = budgets(options.budget) if options.budget else {}
+    pairs = sorted(limits) if limits else [(scene, size) for scene in options.scene or list(SCENES)
+                                           for size in options.size or ["800x480", "1920x1080"]]
+
+    def a72(instructions):
+        """Percent of one A72 core at the frame rate."""
+        return 100 * instructions * options.fps / (options.ipc * options.ghz * 1e9)
+
+    over = []
+    if limits:
+        print(f"| scene | size | aarch64 M | budget M | A72 core at {options.fps:g} fps (IPC {options.ipc:g}, {options.ghz:g} GHz) |")
+        print("|---|---|---:|---:|---:|")
+    else:
+        print(f"| scene | size | aarch64 M | x86-64 M | aarch64 / x86-64 | A72 core at {options.fps:g} fps (IPC {options.ipc:g}, {options.ghz:g} GHz) |")
+        print("|---|---|---:|---:|---:|---:|")
+    for scene, size in pairs:
+        arguments = SCENES[scene] + ["--size", size]
+        arm = per_frame("qemu-aarch64", library, os.path.abspath(options.arm64), arguments, options.sysroot)
+        if limits:
+            limit = limits[(scene, size)]
+            print(f"| {scene} | {size} | {arm / 1e6:.2f} | {limit:.2f} | {a72(arm):.0f} % |", flush=True)
+            if arm / 1e6 > limit:
+                over.append(f"{scene} at {size}: {arm / 1e6:.2f} M instructions a frame, budget {limit:.2f} M")
+        else:
             x86 = per_frame("qemu-x86_64", library, os.path.abspath(options.amd64), arguments)
-            print(f"| {scene} | {size} | {arm / 1e6:.2f} | {x86 / 1e6:.2f} | {arm / x86:.2f} |", flush=True)
+            print(f"| {scene} | {size} | {arm / 1e6:.2f} | {x86 / 1e6:.2f} | {arm / x86:.2f} | {a72(arm):.0f} % |", flush=True)
+    for line in over:
+        print(f"over budget: {line}")
+    return 1 if over else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
