@@ -27,7 +27,7 @@ help:
 	@echo "make unit    the unit tests only (swift test)"
 	@echo "make arm64-test  the arm64 package, the renderer's tests and frames under qemu-aarch64, the frame's cost (as root)"
 	@echo "make demo    render heart frames to $(OUT)/ and run the benchmark"
-	@echo "make vm-test the kernel tests in QEMU guests only (tests/vm; CHAKRA_VM_JOBS=N guests at a time, default 2 on 2+ cores)"
+	@echo "make vm      the kernel tests in QEMU guests only (tests/vm; CASES=\"touch spiral\" picks cases by name; CHAKRA_VM_JOBS=N guests at a time, default 2 on 2+ cores)"
 	@echo "make bench   chakrad bench (release build)"
 	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
 	@echo "make allocations  heap allocations per rendered frame (valgrind; must be 0)"
@@ -195,10 +195,13 @@ soak: release
 
 # Integration tests in QEMU guests on Debian's kernel (tests/vm/README.md),
 # CHAKRA_VM_JOBS guests at a time (default 2 on 2 cores or more, else 1).
-# Installs QEMU and the kernel when it can; skips with a message otherwise.
-.PHONY: vm-test
-vm-test:
-	tests/vm/run-all.sh
+# CASES: only the cases whose names contain one of these words
+# (make vm CASES="touch spiral"). Installs QEMU and the kernel when it can;
+# skips with a message otherwise.
+CASES ?=
+.PHONY: vm-test vm
+vm-test vm:
+	tests/vm/run-all.sh $(CASES)
 
 # Installation. PREFIX for programs and data, DESTDIR for staging (packages,
 # tests). The configuration lives in $(SYSCONFDIR)/chakra, where chakrad
