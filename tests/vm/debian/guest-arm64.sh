@@ -176,7 +176,7 @@ if ((boot == 1)); then
 
     heart_on_screen pinned
     check "chakractl status: the heart ($(tr -s ' \n' ' ' <"$R/status-pinned.txt" | cut -c1-300))" \
-        grep -q '^scene *heart$' "$R/status-pinned.txt"
+        grep -q '^scene *heart\b' "$R/status-pinned.txt"
     figure boot1_ready_uptime "$(ready_seconds)"
 
     # A finger on a touchscreen (uinput, in the kernel's input core, read by
