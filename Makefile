@@ -24,8 +24,9 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath --scratch
 help:
 	@echo "make run     install what is missing, build and run the daemon (headless where there is no display)"
 	@echo "make test    install what is missing and run the whole test suite (unit tests, the package, then QEMU kernel tests)"
+	@echo "make unit    the unit tests only (swift test)"
 	@echo "make demo    render heart frames to $(OUT)/ and run the benchmark"
-	@echo "make vm-test the kernel tests in QEMU guests only (tests/vm)"
+	@echo "make vm-test the kernel tests in QEMU guests only (tests/vm; CHAKRA_VM_JOBS=N guests at a time, default 2 on 2+ cores)"
 	@echo "make bench   chakrad bench (release build)"
 	@echo "make render  one PNG: make render TIME=12.5 SIZE=1920x1080"
 	@echo "make allocations  heap allocations per rendered frame (valgrind; must be 0)"
@@ -34,7 +35,7 @@ help:
 	@echo "make flood   the release daemon under a client flood (tests/flood)"
 	@echo "make soak    the release daemon driven for SOAK_MINUTES (120), RSS/fds/threads sampled (tests/soak)"
 	@echo "make install  binaries, systemd units, sysusers.d, udev rule, example config (PREFIX=$(PREFIX) DESTDIR=)"
-	@echo "make deb     the Debian package: out/deb/chakra_VERSION_ARCH.deb (docs/packaging.md)"
+	@echo "make deb     the Debian package: out/deb/chakra_VERSION_ARCH.deb; ARCH=arm64 cross-builds the arm64 one (Debian 13, as root; docs/packaging.md)"
 
 # What building and running need; test-deps adds QEMU, a guest kernel,
 # debootstrap, debhelper and lintian for `make test`.
@@ -58,29 +59,42 @@ release-check: release
 
 # Unit tests; the TOML reader against the public TOML test suites
 # (fetched from PyPI once, cached); each fuzz target for FUZZ_TEST_SECONDS
-# (40: six targets keep the whole under 30 minutes in CI; longer runs
-# with make fuzz); the
+# (40), two at a time on 2 cores (longer runs with make fuzz); the
 # Debian package, its binaries and lintian (tests/packaging); the client
 # flood and adversarial clients against the release chakrad
 # (tests/flood), its restarts after SIGKILL, pairs of it started at once
 # on one socket, its session records under SIGKILL, and configuration
 # files that never end (tests/faults); then the kernel tests in QEMU
-# guests (tests/vm) with the release chakrad, the last of which boots
-# Debian under systemd and installs the package. The soak (make soak) is
-# not here: it is hours, run by hand.
-test: test-deps
+# guests (tests/vm), two at a time on 2 cores, with the release chakrad
+# and chakractl that make deb built and the test binary of swift test; the
+# last of them boots Debian under systemd and installs the package. The
+# soak (make soak) is not here: it is hours, run by hand.
+# Each step prints its wall time when it ends (scripts/step.sh), and a
+# table of them all at the end or when one fails ($(TEST_STEPS)).
+TEST_STEPS ?= $(OUT)/test-steps.txt
+STEP = @scripts/step.sh $(TEST_STEPS)
+test:
+	@rm -f $(TEST_STEPS)
+	$(STEP) deps scripts/install-deps.sh --test
+	$(STEP) unit $(SWIFT) test
+	$(STEP) toml tests/toml/conformance.sh
+	$(STEP) fuzz tests/fuzz/run.sh $(FUZZ_TEST_SECONDS)
+	$(STEP) deb $(MAKE) --no-print-directory deb
+	$(STEP) packaging tests/packaging/run.sh
+	$(STEP) flood tests/flood/flood.py $(CURDIR)/.build/release/chakrad 0.5
+	$(STEP) adversary tests/flood/adversary.py $(CURDIR)/.build/release/chakrad
+	$(STEP) restart tests/faults/restart.py $(CURDIR)/.build/release/chakrad
+	$(STEP) pairs tests/faults/pairs.py $(CURDIR)/.build/release/chakrad
+	$(STEP) sessions tests/faults/sessions.py $(CURDIR)/.build/release/chakrad
+	$(STEP) configfiles tests/faults/configfiles.py $(CURDIR)/.build/release/chakrad
+	$(STEP) vm env CHAKRAD=$(CURDIR)/.build/release/chakrad CHAKRACTL=$(CURDIR)/.build/release/chakractl \
+		CHAKRA_TESTS=$(CURDIR)/.build/debug/ChakraPackageTests.xctest tests/vm/run-all.sh
+	@scripts/step.sh $(TEST_STEPS) --table
+
+# The unit tests alone (swift test).
+.PHONY: unit
+unit: deps
 	$(SWIFT) test
-	tests/toml/conformance.sh
-	tests/fuzz/run.sh $(FUZZ_TEST_SECONDS)
-	$(MAKE) deb
-	tests/packaging/run.sh
-	tests/flood/flood.py $(CURDIR)/.build/release/chakrad 0.5
-	tests/flood/adversary.py $(CURDIR)/.build/release/chakrad
-	tests/faults/restart.py $(CURDIR)/.build/release/chakrad
-	tests/faults/pairs.py $(CURDIR)/.build/release/chakrad
-	tests/faults/sessions.py $(CURDIR)/.build/release/chakrad
-	tests/faults/configfiles.py $(CURDIR)/.build/release/chakrad
-	CHAKRAD=$(CURDIR)/.build/release/chakrad tests/vm/run-all.sh
 
 # The daemon, on the first display it finds (DRM, then fbdev), or headless
 # where there is none. Stop it with Ctrl-C.
@@ -121,7 +135,8 @@ allocations: release
 	for scene in heart drift calm spiral; do scripts/count-allocations.sh $$scene || exit 1; done
 
 # Coverage-guided fuzzing of every parser (libFuzzer + AddressSanitizer;
-# docs/robustness.md): FUZZ_SECONDS per target, FUZZ_TARGETS to choose.
+# docs/robustness.md): FUZZ_SECONDS per target, FUZZ_TARGETS to choose,
+# CHAKRA_FUZZ_JOBS targets at a time (default 2 on 2 cores or more, else 1).
 FUZZ_SECONDS ?= 60
 FUZZ_TEST_SECONDS ?= 40
 FUZZ_TARGETS ?=
@@ -148,7 +163,8 @@ SOAK_MINUTES ?= 120
 soak: release
 	tests/soak/soak.py $(BUILD_DIR)/chakrad $(SOAK_MINUTES) $(OUT)/soak.csv
 
-# Integration tests in QEMU guests on Debian's kernel (tests/vm/README.md).
+# Integration tests in QEMU guests on Debian's kernel (tests/vm/README.md),
+# CHAKRA_VM_JOBS guests at a time (default 2 on 2 cores or more, else 1).
 # Installs QEMU and the kernel when it can; skips with a message otherwise.
 .PHONY: vm-test
 vm-test:
@@ -190,9 +206,19 @@ install: $(if $(filter .build/release,$(BUILD_DIR)),release)
 	@echo "installed under $(DESTDIR)$(PREFIX); then: systemd-sysusers && udevadm control --reload && systemctl daemon-reload && systemctl enable --now chakrad"
 
 # The Debian package: out/deb/chakra_VERSION_ARCH.deb (debian/, debhelper),
-# built from the release binaries of $(SCRATCH).
+# built from the release binaries of $(SCRATCH). ARCH=arm64 on an amd64
+# machine: the arm64 package for Debian 13, with the same debian/, built in a
+# Debian 13 root with its Swift 6.0.3 and arm64 libraries (made once and
+# cached outside git, ~/.cache/chakra-arm64), from $(ARM64_SCRATCH)
+# (scripts/arm64/deb.sh; needs root).
+ARM64_SCRATCH ?= .build-arm64
+ifeq ($(ARCH)-$(shell dpkg --print-architecture 2>/dev/null),arm64-amd64)
+deb:
+	SCRATCH=$(ARM64_SCRATCH) scripts/arm64/deb.sh
+else
 deb: package-deps
 	SCRATCH=$(SCRATCH) scripts/build-deb.sh
+endif
 
 package-deps:
 	@scripts/install-deps.sh --package

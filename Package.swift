@@ -27,7 +27,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // System libraries, each behind a shim header.
@@ -66,7 +65,7 @@ let package = Package(
         // talks to the kernel does it through here.
         .target(
             name: "ChakraSystem",
-            dependencies: ["CLinuxKernel", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLinuxKernel"]
         ),
 
         // Surfaces, geometry, coverage, paints, blur, blending, pixel formats,
@@ -83,7 +82,6 @@ let package = Package(
             name: "ChakraText",
             dependencies: [
                 "CFreeType", "ChakraSystem", "ChakraRaster", "ChakraConfig",
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: hotPath
         ),
@@ -106,7 +104,6 @@ let package = Package(
             name: "ChakraDisplay",
             dependencies: [
                 "CDRM", "CLinuxKernel", "ChakraSystem", "ChakraRaster", "ChakraPNG", "ChakraConfig",
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Touch input: the pure tracker (raw events to contacts) and mapping
@@ -117,7 +114,6 @@ let package = Package(
             name: "ChakraInput",
             dependencies: [
                 "CEvdev", "ChakraSystem", "ChakraRaster", "ChakraDisplay", "ChakraConfig",
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The configuration model with its defaults, and its reading from
@@ -135,7 +131,6 @@ let package = Package(
             name: "ChakraControlServer",
             dependencies: [
                 "ChakraControl", "ChakraSystem",
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Opening hours: weekly windows and dated exceptions evaluated on
@@ -155,7 +150,6 @@ let package = Package(
             dependencies: [
                 "ChakraSystem", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
                 "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraSchedule", "ChakraSessions",
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -165,7 +159,6 @@ let package = Package(
                 "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraPNG",
                 "ChakraSystem", "ChakraDisplay", "ChakraDaemon", "ChakraConfig", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraControl", "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The control client: one subcommand per protocol command.
@@ -188,7 +181,7 @@ let package = Package(
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"], exclude: ["Fixtures"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraSystem", "ChakraControlServer", "ChakraPNG"]),
         .testTarget(name: "chakractlTests", dependencies: ["chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG", "ChakraDaemon", "ChakraSessions", "ChakraSchedule"]),
-        .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster", "ChakraSystem"]),
         .testTarget(name: "ChakraSpiralTests", dependencies: ["ChakraSpiral", "ChakraText", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraPNG"]),
         // The Chromium references and parameter files are read by path (#filePath).
         .testTarget(name: "ChakraScenesTests", dependencies: ["ChakraScenes", "ChakraRaster", "ChakraMotion", "ChakraPNG"], exclude: ["Resources"]),

@@ -6,7 +6,8 @@
 # this build and removed again (it is not kept in git: one place for the
 # version). SCRATCH names the Swift build directory (default .build).
 # ARCH=arm64 with SWIFT_SDK=NAME cross-builds for another Debian
-# architecture (docs/packaging.md; not tested here).
+# architecture: `make deb ARCH=arm64` runs it so in its Debian 13 root
+# (scripts/arm64/deb.sh, docs/packaging.md).
 #   scripts/build-deb.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,11 @@ program's own --help, organised for man: a synopsis, the description, the
 options of the top command, then one section per subcommand.
 
     scripts/manpage.py BINARY [--section 1] [--date YYYY-MM-DD]
-        [--version TEXT] [--see-also NAME(S) ...] [--files TEXT] > NAME.1
+        [--version TEXT] [--see-also NAME(S) ...] [--files TEXT]
+        [--run-with EMULATOR] > NAME.1
+
+--run-with runs BINARY through a program, for another architecture's
+binary: qemu-aarch64 (QEMU's user mode) for an arm64 package built on amd64.
 
 Only the standard library: it runs inside a Debian package build.
 """
@@ -170,6 +174,7 @@ def main():
     parser.add_argument("--version", default="")
     parser.add_argument("--see-also", nargs="*", default=[], help="e.g. chakractl(1)")
     parser.add_argument("--files", nargs="*", default=[], help="PATH=what it is")
+    parser.add_argument("--run-with", help="a program that runs BINARY (qemu-aarch64 for an arm64 one)")
     options = parser.parse_args()
     if options.date:
         date = options.date
@@ -179,7 +184,8 @@ def main():
             else datetime.datetime.now(datetime.timezone.utc)
         date = moment.strftime("%Y-%m-%d")
     try:
-        dumped = subprocess.run([options.binary, "--experimental-dump-help"], check=True,
+        runner = [options.run_with] if options.run_with else []
+        dumped = subprocess.run(runner + [options.binary, "--experimental-dump-help"], check=True,
                                 capture_output=True, text=True, timeout=60).stdout
         info = json.loads(dumped)
     except (OSError, subprocess.SubprocessError, ValueError) as error:

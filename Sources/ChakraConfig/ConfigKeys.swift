@@ -42,7 +42,8 @@ public struct ConfigKey: Sendable {
 /// place that lists them (after Hummingbird's Configuration.swift). The
 /// parser, `get`, the reload report and the tests all go through this list.
 public enum ConfigKeys {
-    public static let all: [ConfigKey] = [reduceMotion] + display + input + render + scene + lowPower + spiral + text + control + metrics + sessions + [schedule]
+    // Not a chain of +: Swift 6.0 (the arm64 build's) gives up on that.
+    public static let all: [ConfigKey] = ([[reduceMotion], display, input, render, scene, lowPower, spiral, text, control, metrics, sessions, [schedule]] as [[ConfigKey]]).flatMap { $0 }
 
     /// [schedule] as one key: read by `ScheduleConfig` (its windows are
     /// arrays of tables), shown by `get` as a line per window, and carried

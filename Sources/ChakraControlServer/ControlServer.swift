@@ -2,7 +2,6 @@ import ChakraControl
 import ChakraSystem
 import Dispatch
 import Glibc
-import Logging
 import Synchronization
 
 /// The control socket's server, on a thread of its own, so that nothing a

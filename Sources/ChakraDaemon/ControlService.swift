@@ -10,7 +10,6 @@ import ChakraSchedule
 import ChakraSystem
 import Dispatch
 import FoundationEssentials
-import Logging
 import Synchronization
 
 /// The daemon's side of the control protocol: turns requests into

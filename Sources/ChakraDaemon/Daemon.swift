@@ -4,7 +4,6 @@ import ChakraDisplay
 import ChakraSystem
 import FoundationEssentials
 import Glibc
-import Logging
 
 /// Why the daemon did not start, where the caller needs to tell cases apart.
 public enum DaemonStartError: Error, CustomStringConvertible, Equatable {

@@ -6,7 +6,6 @@ import ChakraRaster
 import ChakraSchedule
 import ChakraSystem
 import Glibc
-import Logging
 
 /// The daemon's shell around `DaemonCore`: one thread that owns the output,
 /// the VT, the signals, the touchscreens and the control queue, and sleeps
@@ -93,9 +92,9 @@ final class FrameLoop {
         }
         cecIndex = clockStepsIndex + (clockSteps == nil ? 0 : 1)
         sessionsIndex = cecIndex + (cec == nil ? 0 : 1)
-        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + (touch.map { [$0.descriptor] } ?? [])
-                        + (clockSteps.map { [$0.descriptor] } ?? []) + (cec.map { [$0.descriptor] } ?? [])
-                        + (sessions.map { [$0.descriptor] } ?? []))
+        // Not a chain of +: Swift 6.0 (the arm64 build's) gives up on that.
+        let optionalDescriptors = [touch?.descriptor, clockSteps?.descriptor, cec?.descriptor, sessions?.descriptor]
+        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + optionalDescriptors.compactMap { $0 })
         if let touch {
             touchGeneration = touch.generation
             core.send(.inputDevices(touch.devices.map(\.description)), at: startTime)

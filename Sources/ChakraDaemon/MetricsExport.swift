@@ -1,5 +1,5 @@
 import ChakraControl
-import Logging
+import ChakraSystem
 
 /// The shell's side of `.writeMetrics`: the status as text, written into
 /// the directory the configuration names now (a reload may change it).

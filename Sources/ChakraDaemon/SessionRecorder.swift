@@ -2,7 +2,6 @@ import ChakraConfig
 import ChakraSchedule
 import ChakraSessions
 import ChakraSystem
-import Logging
 import Synchronization
 
 /// The session records, for the frame loop: `record(_:)` returns at once;

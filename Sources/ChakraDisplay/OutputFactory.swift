@@ -1,5 +1,5 @@
 import ChakraRaster
-import Logging
+import ChakraSystem
 
 /// Opens the output the user asked for; `auto` tries DRM, fbdev, then
 /// headless and logs why each earlier one was passed over (docs/design.md,

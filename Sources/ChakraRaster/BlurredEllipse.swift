@@ -38,7 +38,9 @@ public final class BlurredEllipse: @unchecked Sendable {
     /// `sigmaLevels` in the same length unit as the semi-axes; one level for
     /// a fixed blur, several (ascending) for an animated one.
     public convenience init(stops: GradientStops, semiAxisX a: Double, semiAxisY b: Double, sigmaLevels: [Double], count: Int = 512) {
-        let breaks = [0.0] + stops.stops.map { Double($0.offset) }.filter { $0 > 0 && $0 < 1 } + [1.0]
+        // Two statements: Swift 6.0 (the arm64 build's) gives up on one.
+        let inner = stops.stops.map { Double($0.offset) }.filter { $0 > 0 && $0 < 1 }
+        let breaks = [0.0] + inner + [1.0]
         self.init(semiAxisX: a, semiAxisY: b, sigmaLevels: sigmaLevels, extent: 1, breaks: breaks, count: count) { _ in
             { r in r <= 1 ? SIMD4<Double>(stops.color(at: Float(r))) : .zero }
         }

@@ -109,7 +109,9 @@ public struct BlurredRadialTable: Sendable {
     /// beyond. `maxRadius` defaults to where the blurred disc has faded out;
     /// tables that are mixed together must share it.
     public init(stops: GradientStops, sigma: Double, maxRadius: Double? = nil, count: Int = 512) {
-        let breaks = [0.0] + stops.stops.map { Double($0.offset) }.filter { $0 > 0 && $0 < 1 } + [1.0]
+        // Two statements: Swift 6.0 (the arm64 build's) gives up on one.
+        let inner = stops.stops.map { Double($0.offset) }.filter { $0 > 0 && $0 < 1 }
+        let breaks = [0.0] + inner + [1.0]
         self.init(sigma: sigma, maxRadius: maxRadius ?? (1 + 4.5 * sigma), count: count, breaks: breaks) { r in
             r <= 1 ? SIMD4<Double>(stops.color(at: Float(r))) : .zero
         }

@@ -87,7 +87,8 @@ public final class Canvas: @unchecked Sendable {
             for column in 0..<surface.width {
                 let cover = coverage[row * surface.width + column]
                 guard cover > 0 else { continue }
-                let color = paint.color(atX: surface.screenX(column), y: surface.screenY(row)) * (cover * opacity)
+                let weight = cover * opacity  // apart: Swift 6.0 took the product for a SIMD4
+                let color = paint.color(atX: surface.screenX(column), y: surface.screenY(row)) * weight
                 let index = row * surface.width + column
                 pixels[index] = Colors.over(color, pixels[index])
             }

@@ -45,8 +45,8 @@ extension Poller {
     @discardableResult
     public static func wait(_ fds: inout [pollfd], milliseconds: Int32) throws(SystemError) -> Int {
         let count = nfds_t(fds.count)
-        return try fds.withUnsafeMutableBufferPointer { buffer throws(SystemError) in
-            Int(try Syscall.check("poll") { poll(buffer.baseAddress, count, milliseconds) })
-        }
+        // `&fds`, not withUnsafeMutableBufferPointer: that is rethrows
+        // (untyped) in Swift 6.0's standard library.
+        return Int(try Syscall.check("poll") { poll(&fds, count, milliseconds) })
     }
 }

@@ -1,5 +1,4 @@
 import Glibc
-import Logging
 
 /// sd_notify without libsystemd: one datagram per call to the AF_UNIX socket
 /// named by $NOTIFY_SOCKET (systemd's man/sd_notify.xml). Nothing happens

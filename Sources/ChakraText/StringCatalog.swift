@@ -1,4 +1,4 @@
-import Logging
+import ChakraSystem
 import ChakraConfig
 import Synchronization
 

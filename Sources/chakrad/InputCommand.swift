@@ -5,7 +5,6 @@ import ChakraInput
 import ChakraRaster
 import ChakraSystem
 import Glibc
-import Logging
 
 /// `chakrad input`: the input devices and which are touchscreens (and why);
 /// with --watch, the touches as the daemon would get them, one line each,
@@ -71,11 +70,7 @@ struct InputCommand: ParsableCommand {
     }
 
     func run() throws {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = .info
-            return handler
-        }
+        LogOutput.set(StreamLog.standardOutput(level: .info))
         let logger = Logger(label: "chakrad")
         if let rumble {
             try playRumble(rumble, logger: logger)
@@ -140,7 +135,7 @@ struct InputCommand: ParsableCommand {
 
     /// One line straight to standard output, at once: the watcher runs
     /// with its output in a file (the VM tests), and the log lines between
-    /// (StreamLogHandler flushes each) must stay in order.
+    /// (StreamLog writes each at once) must stay in order.
     private func say(_ line: String) {
         var text = line + "\n"
         text.withUTF8 { bytes in _ = try? Descriptor.writeAll(1, bytes.baseAddress!, count: bytes.count) }

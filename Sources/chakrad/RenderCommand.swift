@@ -8,7 +8,7 @@ import ChakraSystem
 
 /// `chakrad render`: one frame of a scene at a scene time, to a PNG file.
 struct RenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render one frame of a scene to a PNG file.")
+    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render one frame of a scene to a PNG (or PPM) file.")
 
     @Option(help: "Scene to render (\(OfflineSceneName.names.joined(separator: ", "))).")
     var scene = OfflineSceneName("heart")
@@ -23,7 +23,11 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var options: SceneSettingsOptions
 
-    @Option(name: .shortAndLong, help: "Output PNG path.")
+    @Option(help: ArgumentHelp("The frame's pixel format before it is written, as a display gets it (the final pass's dither and packing): \(PixelFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"),
+            transform: { try optionValue($0) { PixelFormat(rawValue: $0.uppercased()) } })
+    var format = PixelFormat.bgr888
+
+    @Option(name: .shortAndLong, help: "Output path: a PNG file, or a binary PPM (P6) when it ends in .ppm (exact bytes, nothing compressed: comparisons).")
     var output: String
 
     func validate() throws {
@@ -58,14 +62,18 @@ struct RenderCommand: ParsableCommand {
             }
             renderer = made
         }
-        // BGR888 is bytes R, G, B in memory: what PNG wants, dithered to 8 bits.
-        let frame = FrameBuffer(width: size.width, height: size.height, format: .bgr888)
+        // BGR888 (the default) is bytes R, G, B in memory: what PNG wants,
+        // dithered to 8 bits. Other formats go through their own packing
+        // (the SIMD paths a DRM buffer gets) and are read back as RGB.
+        let frame = FrameBuffer(width: size.width, height: size.height, format: format)
         renderer.render(time: sceneTime, into: frame.pixels)
+        let rgb = frame.rgbBytes()
         // Encoded in memory and written by OutputFile, not by libpng's file
         // writer: that one opens whatever is there and removes the path
         // when a write fails.
-        let png = try PNGImage.encode(PNGImage.RGB(width: size.width, height: size.height, bytes: frame.rgbBytes()))
-        try OutputFile.write(png, to: output)
-        print("wrote \(output): \(scene.name) at t=\(time)s, \(size)\(options.reduceMotion ? ", reduce-motion" : "")\(options.lowPower ? ", low-power" : "")")
+        let bytes = output.hasSuffix(".ppm") ? Array("P6\n\(size.width) \(size.height)\n255\n".utf8) + rgb
+                                             : try PNGImage.encode(PNGImage.RGB(width: size.width, height: size.height, bytes: rgb))
+        try OutputFile.write(bytes, to: output)
+        print("wrote \(output): \(scene.name) at t=\(time)s, \(size)\(format == .bgr888 ? "" : ", \(format.rawValue)")\(options.reduceMotion ? ", reduce-motion" : "")\(options.lowPower ? ", low-power" : "")")
     }
 }

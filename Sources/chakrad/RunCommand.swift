@@ -7,7 +7,6 @@ import ChakraScenes
 import ChakraSystem
 import FoundationEssentials
 import Glibc
-import Logging
 
 /// `chakrad run` (and `chakrad` alone): the daemon. Shows a scene on the
 /// screen until SIGTERM or SIGINT, then puts the screen and console back.
@@ -167,11 +166,7 @@ struct RunCommand: ParsableCommand {
         let brokenPipes = Result { () throws(SystemError) in try BrokenPipes.ignore() }
         let allocatorSet = AllocatorPolicy.apply()
         let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LogOutput.set(StreamLog.standardError(level: level))
         let logger = Logger(label: "chakrad")
         if case .failure(let error) = brokenPipes { logger.warning("signals: \(error); a log reader that goes away may stop chakrad") }
         if !allocatorSet { logger.warning("memory: glibc refused the allocator settings (mallopt); freed frames may stay resident") }
@@ -208,7 +203,7 @@ extension RunCommand {
 }
 
 /// An option value through `make`, or a usage error that names the value.
-private func optionValue<Value>(_ text: String, _ make: (String) -> Value?) throws -> Value {
+func optionValue<Value>(_ text: String, _ make: (String) -> Value?) throws -> Value {
     guard let value = make(text) else { throw ValidationError("invalid value '\(text)'") }
     return value
 }

@@ -1,7 +1,7 @@
 import ChakraControl
 import Foundation
 import Glibc
-import Logging
+import ChakraSystem
 import Synchronization
 import Testing
 @testable import ChakraControlServer

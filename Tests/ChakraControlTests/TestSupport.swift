@@ -3,7 +3,6 @@ import ChakraControlServer
 import ChakraSystem
 import Foundation
 import Glibc
-import Logging
 import Synchronization
 
 /// A fresh directory under /tmp, removed by `remove()`.

@@ -6,7 +6,6 @@ import ChakraPNG
 import ChakraSystem
 import Foundation
 import Glibc
-import Logging
 import Synchronization
 import Testing
 @testable import ChakraDaemon

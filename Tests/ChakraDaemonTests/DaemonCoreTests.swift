@@ -8,7 +8,6 @@ import ChakraSchedule
 import ChakraScenes
 import ChakraSystem
 import Glibc
-import Logging
 import Testing
 @testable import ChakraDaemon
 
@@ -65,7 +64,7 @@ final class CoreDriver: @unchecked Sendable {
         configuration.threads = 1
         configuration.catalogDirectory = "/nonexistent"
         configure(&configuration)
-        let logger = Logger(label: "core-test") { _ in SwiftLogNoOpLogHandler() }
+        let logger = Logger(label: "core-test", sink: DiscardingLog())
         time = 100
         self.backlight = backlight
         frame = FrameBuffer(width: width, height: height, format: .xrgb8888)

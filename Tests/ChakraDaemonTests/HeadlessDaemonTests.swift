@@ -4,7 +4,7 @@ import ChakraPNG
 import ChakraRaster
 import ChakraScenes
 import Foundation
-import Logging
+import ChakraSystem
 import Synchronization
 import Testing
 @testable import ChakraDaemon

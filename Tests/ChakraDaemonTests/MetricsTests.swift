@@ -2,7 +2,6 @@ import ChakraConfig
 import ChakraSystem
 import Foundation
 import Glibc
-import Logging
 import Testing
 @testable import ChakraDaemon
 
@@ -191,7 +190,7 @@ struct MetricsTests {
 
     @Test("failures are logged once, then every 20th, and never stop anything")
     func failuresAreThrottled() {
-        let export = MetricsExport(logger: .init(label: "metrics-test") { _ in SwiftLogNoOpLogHandler() })
+        let export = MetricsExport(logger: .init(label: "metrics-test", sink: DiscardingLog()))
         for _ in 0..<3 { export.write(DaemonStatus(), into: "/nonexistent/chakra-metrics") }
         #expect(export.failures == 3)
         let directory = Self.temporaryDirectory()

@@ -1,7 +1,6 @@
 import ChakraConfig
 import ChakraSystem
 import Glibc
-import Logging
 import Testing
 @testable import ChakraDisplay
 

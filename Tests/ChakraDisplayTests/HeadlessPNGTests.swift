@@ -2,7 +2,7 @@ import ChakraDisplay
 import ChakraRaster
 import Foundation
 import Glibc
-import Logging
+import ChakraSystem
 import Testing
 
 /// `--headless-png-dir`: frames written as files, and a FIFO where a frame's

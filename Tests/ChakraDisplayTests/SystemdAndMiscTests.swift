@@ -1,7 +1,6 @@
 import ChakraSystem
 import Foundation
 import Glibc
-import Logging
 import Testing
 @testable import ChakraDisplay
 

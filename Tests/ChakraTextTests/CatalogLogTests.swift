@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+import ChakraSystem
 import Synchronization
 import Testing
 @testable import ChakraText
@@ -16,22 +16,15 @@ final class LogRecords: Sendable {
     /// A logger that records here, every level.
     static func logger() -> (Logger, LogRecords) {
         let records = LogRecords()
-        return (Logger(label: "catalog-test") { _ in RecordingLogHandler(records: records) }, records)
+        return (Logger(label: "catalog-test", sink: RecordingLog(records: records)), records)
     }
 }
 
-struct RecordingLogHandler: LogHandler {
+struct RecordingLog: LogSink {
     let records: LogRecords
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
-    var logLevel: Logger.Level = .trace
+    let level = Logger.Level.trace
 
-    func log(event: LogEvent) { records.append("\(event.level) \(event.message)") }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
+    func write(level: Logger.Level, label: String, message: String) { records.append("\(level) \(message)") }
 }
 
 /// What a kiosk's log says about its catalogs: a line for each problem,

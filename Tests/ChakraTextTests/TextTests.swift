@@ -1,6 +1,6 @@
 import ChakraRaster
 import Foundation
-import Logging
+import ChakraSystem
 import Testing
 @testable import ChakraText
 

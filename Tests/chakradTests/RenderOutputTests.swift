@@ -57,4 +57,31 @@ struct RenderOutputTests {
         #expect(FileManager.default.contents(atPath: path)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
         #expect(names(in: directory) == ["frame.png"])
     }
+
+    /// The packing a DRM buffer gets (XRGB8888: the SIMD pack of the final
+    /// pass, streaming stores) must give the pixels PNG's 24-bit path
+    /// gives; RGB565 its own coarser levels. A PPM holds them unencoded.
+    @Test("--format: XRGB8888 and XBGR8888 give BGR888's pixels, RGB565 coarser ones; .ppm is P6 with the RGB bytes")
+    func formatsAndPPM() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func frame(_ format: String) throws -> [UInt8] {
+            let path = "\(directory)/\(format).ppm"
+            let command = try #require(try Chakrad.parseAsRoot(["render", "--time", "3", "--size", "200x120", "--format", format, "-o", path]) as? RenderCommand)
+            try command.run()
+            let bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
+            let header = Array("P6\n200 120\n255\n".utf8)
+            #expect(Array(bytes.prefix(header.count)) == header)
+            #expect(bytes.count == header.count + 200 * 120 * 3)
+            return Array(bytes.dropFirst(header.count))
+        }
+        let reference = try frame("bgr888")
+        #expect(Set(reference).count > 20, "a picture, not a flat frame")
+        #expect(try frame("XRGB8888") == reference)
+        #expect(try frame("xbgr8888") == reference)
+        let coarse = try frame("RGB565")
+        #expect(coarse != reference)
+        #expect(zip(coarse, reference).allSatisfy { abs(Int($0) - Int($1)) <= 8 })
+        #expect(throws: (any Error).self) { try Chakrad.parseAsRoot(["render", "--format", "YUYV", "-o", "\(directory)/x.ppm"]) }
+    }
 }

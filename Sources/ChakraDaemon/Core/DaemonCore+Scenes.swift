@@ -3,7 +3,7 @@ import ChakraRaster
 import ChakraScenes
 import ChakraSpiral
 import ChakraText
-import Logging
+import ChakraSystem
 
 /// The scene director: which scene is shown, on which clock, and how one
 /// scene gives way to another (a cut, or a crossfade whose frames the core

@@ -7,7 +7,6 @@ import ChakraSchedule
 import ChakraScenes
 import ChakraSpiral
 import ChakraSystem
-import Logging
 
 /// The daemon's logic as a deterministic state machine: what happens to it
 /// (`DaemonInput`, each at a given monotonic time) goes in; what the shell

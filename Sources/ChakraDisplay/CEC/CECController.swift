@@ -1,7 +1,6 @@
 import ChakraConfig
 import ChakraSystem
 import Glibc
-import Logging
 import Synchronization
 
 /// The TV's power over HDMI-CEC, for the frame loop: `request(on:)` and

@@ -1,7 +1,6 @@
 import CLinuxKernel
 import ChakraSystem
 import Glibc
-import Logging
 
 /// The virtual terminal the daemon shows its frames on.
 ///

@@ -1,5 +1,4 @@
 import ChakraSystem
-import Logging
 
 /// Powering the display down and up on request: the CRTC made inactive, so
 /// the panel gets no signal and goes to standby, then lit again; each

@@ -1,7 +1,6 @@
 import CDRM
 import ChakraRaster
 import ChakraSystem
-import Logging
 
 /// Failed flips, stalled flips, lost DRM master and hotplug: whatever
 /// happens, the output ends up either showing frames again or knowingly

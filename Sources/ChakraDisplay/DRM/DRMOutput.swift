@@ -2,7 +2,6 @@ import CDRM
 import ChakraRaster
 import ChakraSystem
 import Glibc
-import Logging
 
 /// The screen through DRM/KMS: a connector, its mode, a CRTC, two dumb
 /// buffers flipped with page-flip events.

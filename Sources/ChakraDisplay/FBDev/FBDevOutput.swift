@@ -2,7 +2,6 @@ import CLinuxKernel
 import ChakraRaster
 import ChakraSystem
 import Glibc
-import Logging
 
 /// The legacy framebuffer (/dev/fbN): pixel format from the var-screeninfo
 /// bitfields, stride from fix-screeninfo, the memory mapped. Two pages with

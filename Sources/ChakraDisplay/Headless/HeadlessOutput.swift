@@ -1,7 +1,6 @@
 import ChakraPNG
 import ChakraRaster
 import ChakraSystem
-import Logging
 
 /// No screen: frames are drawn into memory, optionally every Nth written as a
 /// PNG (machines with no display, tests, benchmarks). A frame is "shown"

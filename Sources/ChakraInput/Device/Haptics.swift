@@ -2,7 +2,6 @@ import CEvdev
 import ChakraDisplay
 import ChakraSystem
 import Glibc
-import Logging
 
 /// Vibration through an evdev force-feedback device (FF_RUMBLE: the
 /// kernel's gpio-vibra, pwm-vibra, or any memless rumble driver). The two

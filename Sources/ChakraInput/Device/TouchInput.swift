@@ -3,7 +3,6 @@ import ChakraDisplay
 import ChakraRaster
 import ChakraSystem
 import Glibc
-import Logging
 
 /// The touchscreens, as one source for a poll(2) loop: every open device
 /// and the hotplug watch sit behind one epoll descriptor, `descriptor`,

@@ -8,7 +8,8 @@
 #   - a crash (SIGSEGV): KD_TEXT all the same (the crash handler), and the
 #     console's picture back;
 #   - the low-power form turned 180° is `chakrad render --low-power`, turned;
-#   - flips at the display's refresh (undrawn), and the heart animates;
+#   - flips at the display's refresh (undrawn; the best of up to 8 windows
+#     of 2 s, none faster), and the heart animates;
 #   - with page flips off, frames drawn into the buffer on screen show up
 #     (drmModeDirtyFB): the screen keeps changing.
 set -euo pipefail

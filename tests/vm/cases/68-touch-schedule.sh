@@ -72,7 +72,7 @@ socket = "/run/chakra-test/control.sock"
 EOF
 
 started=$SECONDS
-run_case_guest "$dir" --display bochs --timeout 420 -- env CHAKRACTL="$CHAKRACTL" tests/vm/cases/68-touch-schedule.guest
+run_case_guest "$dir" --display bochs --timeout 720 -- env CHAKRACTL="$CHAKRACTL" tests/vm/cases/68-touch-schedule.guest
 grep -E '^(scene [123]|guest run):? ' "$dir/guest.log" || true
 echo "case run: $((SECONDS - started)) s (boot included)"
 vm_finish

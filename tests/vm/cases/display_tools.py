@@ -21,10 +21,14 @@ Guest side:
   display_tools.py fbgrab DEVICE OUT       the visible page (xoffset, yoffset)
                                            read() from the device, decoded by
                                            the var bitfields, as PNG/PPM
-  display_tools.py fbwatch DEVICE SECONDS INTERVAL
-                                           samples yoffset every INTERVAL s for
-                                           SECONDS; prints samples, changes, the
-                                           values seen and the sequence
+  display_tools.py fbwatch DEVICE SECONDS INTERVAL STATS
+                                           samples yoffset every INTERVAL s from
+                                           one rewrite of the daemon's STATS file
+                                           to the first rewrite SECONDS or more
+                                           later; prints samples, changes, the
+                                           values seen, the sequence, and the
+                                           frames the daemon presented in that
+                                           same window (frames=, window=)
   display_tools.py snapshot-stream SOCKET OUT STOPFILE
                                            one control connection asking for a
                                            snapshot every 0.2 s until STOPFILE
@@ -32,7 +36,9 @@ Guest side:
                                            "EPOCH ok WIDTHxHEIGHT" or "EPOCH error
                                            CODE MESSAGE" ("EPOCH closed ..." if
                                            the connection ends); the last PNG in
-                                           OUT.png
+                                           OUT.png. While STOPFILE.pause exists
+                                           it asks nothing, the connection kept
+                                           ("EPOCH paused", "EPOCH resumed")
   display_tools.py snapshot-summary LOG GONE BACK
                                            a snapshot-stream log against the
                                            display's unplug (GONE) and replug
@@ -262,24 +268,55 @@ def decode_bitfields(pixels, size, v):
     return bytes(rgb)
 
 
-def fbwatch(device, seconds, interval):
-    """yoffset sampled with FBIOGET_VSCREENINFO (one open descriptor)."""
+def fbwatch(device, seconds, interval, stats):
+    """yoffset sampled with FBIOGET_VSCREENINFO (one open descriptor) over a
+    window that begins and ends at rewrites of the daemon's statistics file,
+    so that the pans seen and the frames presented are counted over the
+    same stretch of time, however slowly the guest runs meanwhile."""
+    interval = float(interval)
+
+    def rewritten(after, limit=30):
+        """The statistics once their uptime differs from `after` (at most
+        `limit` s of waiting), sampling meanwhile."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            values = read_stats(stats)
+            if "frames" in values and values.get("uptime") not in (None, after):
+                return values
+            sample()
+            time.sleep(interval)
+        raise TimeoutError("%s not rewritten within %d s" % (stats, limit))
+
     fd = os.open(device, os.O_RDONLY)
     var, samples = bytearray(160), []
-    deadline = time.monotonic() + float(seconds)
+
+    def sample():
+        fcntl.ioctl(fd, FBIOGET_VSCREENINFO, var)
+        samples.append(struct.unpack_from("=I", var, 20)[0])
+
     try:
+        first = rewritten(read_stats(stats).get("uptime"))
+        samples.clear()
+        deadline = time.monotonic() + float(seconds)
         while time.monotonic() < deadline:
-            fcntl.ioctl(fd, FBIOGET_VSCREENINFO, var)
-            samples.append(struct.unpack_from("=I", var, 20)[0])
-            time.sleep(float(interval))
+            sample()
+            time.sleep(interval)
+        last = rewritten(read_stats(stats).get("uptime"))
+        sample()
+    except TimeoutError as error:
+        print("fbwatch: %s" % error, file=sys.stderr)
+        return 1
     finally:
         os.close(fd)
     runs = [samples[0]] if samples else []
     for value in samples[1:]:
         if value != runs[-1]:
             runs.append(value)
-    print("samples=%d changes=%d values=%s sequence=%s" % (
-        len(samples), len(runs) - 1, ",".join(map(str, sorted(set(samples)))), ",".join(map(str, runs))))
+    print("samples=%d changes=%d values=%s frames=%d window=%.2f sequence=%s" % (
+        len(samples), len(runs) - 1, ",".join(map(str, sorted(set(samples)))),
+        int(last["frames"]) - int(first["frames"]), float(last["uptime"]) - float(first["uptime"]),
+        ",".join(map(str, runs))))
+    return 0
 
 
 DRM_MODE_OBJECT_CRTC = 0xCCCCCCCC
@@ -509,6 +546,12 @@ def snapshot_stream(path, out, stop):
     buffer, number = b"", 0
     with open(out, "w") as log:
         while not os.path.exists(stop):
+            if os.path.exists(stop + ".pause"):
+                print("%.3f paused" % time.time(), file=log, flush=True)
+                while os.path.exists(stop + ".pause") and not os.path.exists(stop):
+                    time.sleep(0.05)
+                print("%.3f resumed" % time.time(), file=log, flush=True)
+                continue
             number += 1
             try:
                 connection.sendall(json.dumps({"id": number, "cmd": "snapshot"}).encode() + b"\n")
@@ -540,6 +583,8 @@ def snapshot_summary(log, gone, back):
     for line in open(log):
         stamp, kind, rest = (line.rstrip("\n").split(" ", 2) + ["", ""])[:3]
         t = float(stamp)
+        if kind in ("paused", "resumed"):
+            continue
         if kind == "closed":
             closed += 1
         elif t < gone:
@@ -574,7 +619,7 @@ def main(argv):
         "wait-stats": (wait_stats, 4), "rotate": (rotate, 3), "rate": (rate, 2), "lit": (lit, 1),
         "snapshot-stream": (snapshot_stream, 3), "snapshot-summary": (snapshot_summary, 3),
         "drm-power": (lambda card: 0 if drm_power(card) is not None else 1, 1), "power-watch": (power_watch, 4), "drm-hold": (drm_hold, 2), "fbblank": (fbblank, 2), "cpu-ticks": (cpu_ticks, 1),
-        "fbvar": (fbvar, 1), "fbvar-all": (fbvar_all, 1), "fbdepth": (fbdepth, 2), "fbgrab": (fbgrab, 2), "fbwatch": (fbwatch, 3),
+        "fbvar": (fbvar, 1), "fbvar-all": (fbvar_all, 1), "fbdepth": (fbdepth, 2), "fbgrab": (fbgrab, 2), "fbwatch": (fbwatch, 4),
     }
     if len(argv) < 2 or argv[1] not in commands or len(argv) - 2 != commands[argv[1]][1]:
         print(__doc__, file=sys.stderr)

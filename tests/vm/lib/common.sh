@@ -54,3 +54,9 @@ vm_missing_prerequisites() {
         echo "a kernel with modules under /lib/modules (package linux-image-amd64)"
     fi
 }
+
+# The Debian package 60-debian-systemd installs when CHAKRA_DEB names none:
+# this version's out/deb/chakra_VERSION_ARCH.deb (make deb builds it).
+vm_debian_package_path() {
+    echo "$VM_REPO/out/deb/chakra_$("$VM_REPO/scripts/version.sh")_$(dpkg --print-architecture).deb"
+}
