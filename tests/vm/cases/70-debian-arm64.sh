@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
 # An arm64 kiosk, booted, not assumed: Debian 13 "trixie" for arm64
-# (tests/vm/debian/build-rootfs-arm64.sh: debootstrapped, with Debian's
-# linux-image-arm64 and the initramfs its initramfs-tools made, cached)
-# booted under qemu-system-aarch64 (TCG) on the virt machine with a
-# Cortex-A72 (a Raspberry Pi 4's core), virtio-gpu for DRM/KMS and the
-# root on a virtio disk, systemd as PID 1. The guest half
-# (tests/vm/debian/guest-arm64.sh, run by a systemd unit on each boot)
-# installs the arm64 package with `apt install ./chakra_VERSION_arm64.deb`
-# (offline: its dependencies are in the root) and checks what a kiosk's
-# owner would: the service active and READY, chakractl status and health,
-# a finger on a uinput touchscreen starting the spiral exercise, the
-# heart back after a reboot, apt remove giving tty1 its login prompt back.
-# This half compares the screendumps: the heart after the install and
-# after the reboot with `chakrad render` at the same pinned scene time (the
-# host's amd64 chakrad: the pixels are the same on both architectures);
-# tty1's login prompt before the install and after the remove.
-# The package: $CHAKRA_DEB, else out/deb/chakra_VERSION_arm64.deb (`make
-# deb ARCH=arm64` builds it when missing). The chakrad that renders the
-# references: $CHAKRAD, else the release build. $CHAKRA_VM_ARM64_SMP:
-# vCPUs (default 1); $CHAKRA_VM_ARM64_TIMEOUT: the whole run (900 s).
+# (tests/vm/debian/build-rootfs-arm64.sh: debootstrapped, cached) with
+# Debian 13's arm64 kernel (build-kernel-arm64.sh: linux-image-arm64's,
+# with a busybox initramfs of its own, cached) booted under
+# qemu-system-aarch64 (TCG) on the virt machine with a Cortex-A72 (a
+# Raspberry Pi 4's core), virtio-gpu for DRM/KMS and the root on a virtio
+# disk, systemd as PID 1. The guest half (tests/vm/debian/guest-arm64.sh,
+# run by a systemd unit on each boot) installs the arm64 package with
+# `apt install ./chakra_VERSION_arm64.deb` (offline: its dependencies are
+# in the root) and checks what a kiosk's owner would: the service active
+# and READY, chakractl status and health, a finger on a uinput
+# touchscreen starting the spiral exercise, the heart back after a reboot
+# (a new QEMU on the same disk), apt remove giving tty1 its login prompt
+# back. This half compares the screendumps: the heart after the install
+# and after the reboot with `chakrad render` at the same pinned scene time
+# (the host's amd64 chakrad: the pixels are the same on both
+# architectures); tty1's login prompt before the install and after the
+# remove.
+# The package: $CHAKRA_DEB_ARM64; else $CHAKRA_DEB when it is an arm64
+# package (run-all.sh gives 60-debian-systemd the amd64 one in it); else
+# out/deb/chakra_VERSION_arm64.deb (`make deb ARCH=arm64` builds it when
+# missing: 15-25 minutes). The chakrad that renders the references:
+# $CHAKRAD, else the release build. $CHAKRA_VM_ARM64_SMP: vCPUs (default
+# 1); $CHAKRA_VM_ARM64_TIMEOUT: both boots (1200 s).
 set -euo pipefail
 # shellcheck source=tests/vm/cases/display-host.bash
 source "$(dirname "$0")/display-host.bash"
@@ -42,11 +46,14 @@ command -v mkfs.ext4 >/dev/null || vm_die "mkfs.ext4 is missing (package e2fspro
 # CHAKRA_VM_ARM64_MACHINE_ONLY=1: no package; the machine's own checks
 # (boot, screen, console, touch) pass or fail, then the case skips.
 machine_only=${CHAKRA_VM_ARM64_MACHINE_ONLY:-}
-deb=${CHAKRA_DEB:-}
+deb=${CHAKRA_DEB_ARM64:-}
+if [[ -z $deb && -n ${CHAKRA_DEB:-} && $(dpkg-deb -f "$CHAKRA_DEB" Architecture 2>/dev/null) == arm64 ]]; then
+    deb=$CHAKRA_DEB
+fi
 if [[ -n $machine_only ]]; then
     deb=''
 elif [[ -z $deb ]]; then
-    deb=$VM_REPO/out/deb/chakra_$("$VM_REPO/scripts/version.sh")_arm64.deb
+    deb=$(vm_debian_package_path_for arm64)
     if [[ ! -s $deb ]]; then
         echo "building $deb (make deb ARCH=arm64)"
         make -C "$VM_REPO" deb ARCH=arm64 >"$VM_BUILD/make-deb-arm64.log" 2>&1 ||
@@ -54,7 +61,7 @@ elif [[ -z $deb ]]; then
     fi
 fi
 if [[ -z $machine_only ]]; then
-    [[ -s $deb ]] || vm_die "no arm64 package at $deb (make deb ARCH=arm64; or CHAKRA_DEB=FILE)"
+    [[ -s $deb ]] || vm_die "no arm64 package at $deb (make deb ARCH=arm64; or CHAKRA_DEB_ARM64=FILE)"
     [[ $(dpkg-deb -f "$deb" Architecture) == arm64 ]] || vm_die "$deb is not an arm64 package ($(dpkg-deb -f "$deb" Architecture))"
     display_build_chakrad
 fi
@@ -76,7 +83,7 @@ cp "$VM_DIR/debian/finger.pl" "$dir/"
 # serial console is its PL011 (ttyAMA0). One vCPU unless asked: on the
 # 2-core machines this runs on, QEMU's main loop (9p, QMP, the display)
 # and the host's own work need the other core.
-timeout=${CHAKRA_VM_ARM64_TIMEOUT:-900}
+timeout=${CHAKRA_VM_ARM64_TIMEOUT:-1200}
 smp=${CHAKRA_VM_ARM64_SMP:-1}
 kernel_args="root=/dev/vda rw console=ttyAMA0 quiet loglevel=4 panic=10 vt.global_cursor_default=0 consoleblank=0 systemd.show_status=0"
 vm_log "booting Debian 13 arm64 under systemd ($(<"$kernel/kver"), virtio-gpu, $smp vCPU), timeout ${timeout}s, results in $dir"
@@ -112,6 +119,14 @@ if [[ -e $(shot pinned) ]]; then
     # Exactly: the arm64 chakrad draws what the amd64 one renders.
     same_image "the heart after apt install, scene time pinned" "$(shot pinned)" "$dir/heart.png" --tolerance 0 --max-bad-fraction 0
     different_image "the spiral exercise on screen, not the heart" "$(shot spiral)" "$dir/heart.png"
+    # The spiral's light background fills the screen (the console, or
+    # black, lights a few thousand pixels of its million).
+    lit=$(python3 "$VM_DIR/cases/display_tools.py" lit "$(shot spiral)" 2>/dev/null || echo 0)
+    if ((lit > ${size%x*} * ${size#*x} * 9 / 10)); then
+        vm_pass "the spiral's light background on screen ($lit pixels lit)"
+    else
+        vm_fail "the spiral's screen is mostly dark ($lit pixels lit): not the spiral ($(shot spiral))"
+    fi
     same_image "the heart after a reboot" "$(shot after-reboot)" "$dir/heart.png" --tolerance 0 --max-bad-fraction 0
     kiosk_console "after apt remove" "$(shot removed)" "$dir/heart.png"
 else

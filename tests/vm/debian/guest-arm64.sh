@@ -106,6 +106,13 @@ record_boot() {
     dmesg >"$R/boot$boot-dmesg.txt" 2>&1
     cat /proc/modules >"$R/boot$boot-modules.txt"
 }
+# The boot's journal, when a check has failed (a few seconds under TCG):
+# before the guest reboots or powers off.
+journal_if_failed() {
+    if grep -q '^FAIL' "$R/checks.txt" 2>/dev/null; then
+        journalctl -b -o short-monotonic --no-pager >"$R/boot$boot-journal.txt" 2>&1
+    fi
+}
 
 if ((boot == 1)); then
     # udev loads the display's and input's modules while the rest of the
@@ -131,16 +138,14 @@ if ((boot == 1)); then
     else
         fail "no login prompt on tty1: getty@tty1 $(property getty@tty1.service ActiveState); $(tr -s ' ' </dev/vcs1 | head -c 300)"
     fi
-    # The console's text reaches the screen through fbdev's deferred I/O
-    # and virtio-gpu's flush, after the VT has it.
-    sleep 1
-    shot login-before
+    check "tty1's text on the screen" console_shot login-before
 
     # Without the package (the host's CHAKRA_VM_ARM64_MACHINE_ONLY): the
     # machine alone, with a finger on a uinput touchscreen read back
     # through its evdev node; then power off.
     if ! compgen -G "$R/chakra_*_arm64.deb" >/dev/null; then
         machine_touch
+        journal_if_failed
         finish passed
     fi
 
@@ -212,6 +217,7 @@ if ((boot == 1)); then
     wait_for 30 heart_again
     check "the heart again ($(json_string spiral-cancelled scene))" heart_again
 
+    journal_if_failed
     log "rebooting"
     sync
     systemctl reboot
@@ -236,9 +242,10 @@ if ((boot == 2)); then
     else
         fail "no login prompt after apt remove: getty@tty1 $(property getty@tty1.service ActiveState); $(tr -s ' ' </dev/vcs1 | head -c 300)"
     fi
-    sleep 1
-    shot removed
+    check "after apt remove, tty1's text on the screen" console_shot removed
+    journal_if_failed
     finish passed
 fi
 fail "booted a third time (boot $boot)"
+journal_if_failed
 finish "too many boots"

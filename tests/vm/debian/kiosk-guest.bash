@@ -28,3 +28,20 @@ wait_for() {
 active() { [[ $(property chakrad.service ActiveState) == active ]]; }
 main_pid() { property chakrad.service MainPID; }
 getty_active() { [[ $(property getty@tty1.service ActiveState) == active ]]; }
+# console_shot NAME: screendumps NAME.ppm until it shows a text console: a
+# few hundred pixels lit at least (a line of text lights about a thousand)
+# and under a quarter of the screen (a picture such as the heart lights
+# most of it). The VT has its text before the screen does (fbdev's damage
+# worker, then the driver's flush), so the screen is waited for, not the
+# VT alone. PPM: counted here with perl-base (non-black bytes / 3). The
+# host checks the last dump again. Status 1 if it never shows within 30 s.
+console_shot() {
+    local name=$1
+    # shellcheck disable=SC2317 # (called through wait_for)
+    console_lit() {
+        shot "$name.ppm"
+        perl -e 'local $/; my $d = <STDIN>; $d =~ s/\AP6\s+(\d+)\s+(\d+)\s+\d+\s// or exit 1;
+            my $lit = ($d =~ tr/\0//c) / 3; exit !($lit > 500 && $lit < $1 * $2 / 4)' <"$R/$name.ppm"
+    }
+    wait_for 30 console_lit
+}
