@@ -35,7 +35,12 @@ if $want_test; then
     # package; shellcheck for the harness's own scripts (tests/vm/selftest.sh).
     # python3-prometheus-client: a real Prometheus parser reads
     # the metrics file (Tests/ChakraDaemonTests/MetricsTests.swift).
-    packages+=(python3-prometheus-client qemu-system-x86 linux-image-amd64 busybox-static debootstrap e2fsprogs lintian shellcheck)
+    # qemu-system-arm and qemu-user-static: the arm64 kiosk (tests/vm/cases/70-debian-arm64.sh),
+    # booted by qemu-system-aarch64, its root built under qemu-user;
+    # xz-utils unpacks its kernel's modules (.ko.xz) for its initramfs
+    # (priority standard: not on every minimal Debian 12).
+    packages+=(python3-prometheus-client qemu-system-x86 linux-image-amd64 busybox-static debootstrap e2fsprogs lintian shellcheck
+        qemu-system-arm qemu-user-static xz-utils)
 fi
 missing=()
 for package in "${packages[@]}"; do

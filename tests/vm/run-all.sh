@@ -12,7 +12,8 @@
 # timing checks are measured with a guest that has about a core).
 # What the cases share is made once before the lanes start: the initramfs,
 # the release chakrad and chakractl ($CHAKRAD, $CHAKRACTL), the debug
-# test binary ($CHAKRA_TESTS) and the Debian package ($CHAKRA_DEB), each
+# test binary ($CHAKRA_TESTS) and the Debian packages ($CHAKRA_DEB, and
+# $CHAKRA_DEB_ARM64 where qemu-system-aarch64 is installed), each
 # only when a selected case needs it and it is not given. Each case writes
 # its output to .build-vm/logs/CASE.log, printed whole when the case ends;
 # the summary lists the cases in name order. With more than one lane the
@@ -93,7 +94,7 @@ declare -A expected=(
     [00-smoke]=70 [10-drm-bochs]=110 [20-drm-virtio]=80 [30-fbdev]=90 [35-fbdev-vfb]=50
     [40-touch-uinput]=50 [45-control-drm]=50 [50-spiral-touch]=120 [55-device-faults]=190
     [60-debian-systemd]=420 [65-display-power]=200 [66-cec-vivid]=60 [67-schedule-drm]=150
-    [68-touch-schedule]=260
+    [68-touch-schedule]=260 [70-debian-arm64]=600
 )
 if [[ -r $times_file ]]; then
     while read -r name seconds; do
@@ -169,11 +170,22 @@ if needs CHAKRA_TESTS && [[ -z ${CHAKRA_TESTS:-} ]]; then
     prepare tests "the tests (debug, .build)" swift build --build-tests
     CHAKRA_TESTS=$VM_REPO/.build/debug/ChakraPackageTests.xctest
 fi
-if needs CHAKRA_DEB && [[ -z ${CHAKRA_DEB:-} ]] && ((EUID == 0)); then
+if needs vm_debian_package_path && [[ -z ${CHAKRA_DEB:-} ]] && ((EUID == 0)); then
     CHAKRA_DEB=$(vm_debian_package_path)
     [[ -s $CHAKRA_DEB ]] || prepare deb "the Debian package (make deb)" make deb
 fi
-for variable in CHAKRAD CHAKRACTL CHAKRA_TESTS CHAKRA_DEB; do
+# The arm64 one for 70-debian-arm64, where it can boot (a cross build in
+# a Debian 13 root: 15-25 minutes the first time, both cores; here, not
+# beside a lane's guest).
+# (An arm64 package given as CHAKRA_DEB is taken for it.)
+if [[ -z ${CHAKRA_DEB_ARM64:-} && -n ${CHAKRA_DEB:-} && $(dpkg-deb -f "$CHAKRA_DEB" Architecture 2>/dev/null) == arm64 ]]; then
+    CHAKRA_DEB_ARM64=$CHAKRA_DEB
+fi
+if needs vm_debian_package_path_for && [[ -z ${CHAKRA_DEB_ARM64:-} ]] && ((EUID == 0)) && command -v qemu-system-aarch64 >/dev/null; then
+    CHAKRA_DEB_ARM64=$(vm_debian_package_path_for arm64)
+    [[ -s $CHAKRA_DEB_ARM64 ]] || prepare deb-arm64 "the arm64 Debian package (make deb ARCH=arm64)" make deb ARCH=arm64
+fi
+for variable in CHAKRAD CHAKRACTL CHAKRA_TESTS CHAKRA_DEB CHAKRA_DEB_ARM64; do
     if [[ -n ${!variable:-} ]]; then
         export "${variable?}"
         echo "$variable=${!variable}"

@@ -6,35 +6,15 @@
 #           and killed under it, reload, watchdog, stop), then reboot;
 #   boot 2: the service came back by itself; systemd-analyze security;
 #           apt remove, apt purge; power off.
-# Every check is a line "ok: ..." or "FAIL: ..." in checks.txt; figures go
-# to figures.txt (key=value); screendumps (through the host's QMP watcher)
-# are compared on the host, which knows the reference frames.
+# The checks, figures and screendumps as kiosk-guest.bash (beside it on the
+# results share) writes them; the host compares the screendumps.
 # Checks are functions called through check and wait_for (SC2317), and the
 # single-quoted `bash -c` scripts are expanded by the inner shell on purpose
 # (SC2016).
 # shellcheck disable=SC2016,SC2317
 set -uo pipefail
-R=$CHAKRA_RESULTS
-state=/var/lib/chakra-vmtest
-mkdir -p "$state"
-boot=$(($(cat "$state/boots" 2>/dev/null || echo 0) + 1))
-echo "$boot" >"$state/boots"
-exec >>"$R/guest.log" 2>&1
-log() { echo "[boot $boot, $(cut -d' ' -f1 /proc/uptime) s] $*"; }
-ok() { echo "ok: $*" >>"$R/checks.txt"; log "ok: $*"; }
-fail() { echo "FAIL: $*" >>"$R/checks.txt"; log "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
-figure() { echo "$1=$2" >>"$R/figures.txt"; log "$1 = $2"; }
-shot() { "$R/screendump" "$1" >/dev/null || fail "screendump $1"; }
-finish() { log "done: $1"; echo "$1" >"$R/guest-finished"; sync; systemctl poweroff; exit 0; }
-property() { systemctl show -p "$2" --value "$1"; }
-# wait_for SECONDS COMMAND...: until COMMAND succeeds; status 1 at the deadline.
-wait_for() {
-    local deadline=$((SECONDS + $1)); shift
-    until "$@"; do ((SECONDS < deadline)) || return 1; sleep 0.5; done
-}
-active() { [[ $(property chakrad.service ActiveState) == active ]]; }
-main_pid() { property chakrad.service MainPID; }
+# shellcheck source=tests/vm/debian/kiosk-guest.bash
+source "$CHAKRA_RESULTS/kiosk-guest.bash"
 # increasing N...: each number greater than the one before.
 increasing() {
     local previous=$1 n; shift

@@ -57,6 +57,9 @@ vm_missing_prerequisites() {
 
 # The Debian package 60-debian-systemd installs when CHAKRA_DEB names none:
 # this version's out/deb/chakra_VERSION_ARCH.deb (make deb builds it).
-vm_debian_package_path() {
-    echo "$VM_REPO/out/deb/chakra_$("$VM_REPO/scripts/version.sh")_$(dpkg --print-architecture).deb"
+vm_debian_package_path() { vm_debian_package_path_for "$(dpkg --print-architecture)"; }
+# vm_debian_package_path_for ARCH: the same for ARCH (70-debian-arm64's,
+# when CHAKRA_DEB_ARM64 names none: make deb ARCH=arm64 builds it).
+vm_debian_package_path_for() {
+    echo "$VM_REPO/out/deb/chakra_$("$VM_REPO/scripts/version.sh")_$1.deb"
 }

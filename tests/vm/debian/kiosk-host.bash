@@ -1,0 +1,165 @@
+# shellcheck shell=bash disable=SC2034 # (kiosk_image and kiosk_guest_seconds are for the sourcing script)
+# Sourced by the host halves of the Debian kiosk cases (60-debian-systemd,
+# 70-debian-arm64), after display-host.bash: a debootstrapped root made
+# into the guest's disk with the test driver in it, QEMU run with the QMP
+# watcher (screendumps), and the guest's checks reported.
+#
+# The guest half (GUEST-SCRIPT, sourcing kiosk-guest.bash) runs from the
+# results share, once per boot, as chakra-vmtest.service; it writes its
+# checks to checks.txt, figures to figures.txt, a log to guest.log, and
+# "passed" to guest-finished at the end.
+
+kiosk_work='' kiosk_qemu_pid='' kiosk_watcher_pid='' kiosk_socket_dir=''
+# shellcheck disable=SC2317 # (reached through the trap)
+kiosk_cleanup() {
+    local pid
+    for pid in $kiosk_qemu_pid $kiosk_watcher_pid; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    [[ -z $kiosk_work ]] || rm -rf "$kiosk_work"
+    [[ -z $kiosk_socket_dir ]] || rm -rf "$kiosk_socket_dir"
+}
+trap kiosk_cleanup EXIT
+
+# kiosk_disk DIR GUEST-SCRIPT TARBALL...: makes kiosk_image, an ext4 disk
+# image (in a work directory removed at exit) of the tarballs unpacked in
+# order, with a unit that mounts the results share (9p) at /mnt/results
+# and a unit that runs GUEST-SCRIPT from it on every boot; copies
+# GUEST-SCRIPT, kiosk-guest.bash and the screendump helper into DIR, the
+# results share. No mount on the host (mkfs.ext4 -d).
+kiosk_disk() {
+    local dir=$1 script=$2 root image tarball started=$SECONDS
+    shift 2
+    kiosk_work=$(mktemp -d "$VM_BUILD/debian.XXXXXX")
+    root=$kiosk_work/root
+    mkdir "$root"
+    for tarball; do
+        tar -C "$root" --numeric-owner -xf "$tarball" || vm_die "cannot unpack $tarball"
+    done
+    mkdir -p "$root/mnt/results"
+    cat >"$root/etc/systemd/system/mnt-results.mount" <<'UNIT'
+[Unit]
+Description=The test harness's results share (9p)
+[Mount]
+What=results
+Where=/mnt/results
+Type=9p
+Options=trans=virtio,version=9p2000.L,msize=512000,cache=none
+UNIT
+    cat >"$root/etc/systemd/system/chakra-vmtest.service" <<UNIT
+[Unit]
+Description=Chakra VM test driver (tests/vm/debian/$(basename "$script"))
+Requires=mnt-results.mount
+After=mnt-results.mount multi-user.target
+[Service]
+Type=simple
+Environment=CHAKRA_RESULTS=/mnt/results
+ExecStart=/bin/bash /mnt/results/$(basename "$script")
+StandardOutput=journal+console
+[Install]
+WantedBy=multi-user.target
+UNIT
+    mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+    ln -s /etc/systemd/system/chakra-vmtest.service "$root/etc/systemd/system/multi-user.target.wants/chakra-vmtest.service"
+    image=$kiosk_work/disk.img
+    mkfs.ext4 -q -F -L kiosk -d "$root" "$image" 2G || vm_die "mkfs.ext4 -d failed"
+    rm -rf "$root"
+    cp "$script" "$VM_DIR/debian/kiosk-guest.bash" "$VM_DIR/guest/screendump" "$VM_DIR/guest/request.sh" "$dir/"
+    mkdir -p "$dir/.vm/requests" "$dir/.vm/replies"
+    kiosk_image=$image
+    echo "disk image ready in $((SECONDS - started)) s"
+}
+
+# kiosk_boot DIR TIMEOUT QEMU-COMMAND...: boots the guest, bounded by
+# TIMEOUT seconds in all, with the QMP watcher beside QEMU (screendumps)
+# and the serial console appended to DIR/console.log; QEMU's -no-reboot,
+# -serial, -virtfs (the results share) and -qmp options are added here.
+# The guest's reboot ends QEMU (-no-reboot) and a new QEMU boots the same
+# disk: a cold boot. (After a warm reset in the same QEMU, TCG ran
+# 60-debian-systemd's second boot 4-5 times slower than the first, 364 s
+# against 92 s to the test unit, with soft lockups in modprobe on a loaded
+# host: what it translated of the first boot's code lingers over RAM the
+# second boot writes to; a new QEMU booted it in 82 s.) A boot is followed
+# by another only when its guest said "rebooting" in guest.log: a panic
+# (panic=10) or a failed stage 1 (power off) ends QEMU too, and is not
+# booted again. Sets kiosk_qemu_status and kiosk_guest_seconds.
+kiosk_boot() {
+    local dir=$1 timeout=$2 booted=$SECONDS boot left qmp_socket reboots failure
+    shift 2
+    kiosk_socket_dir=$(mktemp -d "${TMPDIR:-/tmp}/chakra-vm.XXXXXX")
+    kiosk_qemu_status=0
+    for ((boot = 1; boot <= 3; boot++)); do
+        left=$((booted + timeout - SECONDS))
+        if ((left <= 0)); then kiosk_qemu_status=124; break; fi
+        qmp_socket=$kiosk_socket_dir/qmp-$boot.sock
+        timeout --kill-after=5 "$left" "$@" -no-reboot \
+            -chardev "stdio,id=serial0,signal=off,logfile=$dir/console.log,logappend=on" -serial chardev:serial0 \
+            -virtfs "local,path=$dir,mount_tag=results,security_model=none" \
+            -qmp "unix:$qmp_socket,server=on,wait=off" </dev/null >/dev/null &
+        kiosk_qemu_pid=$!
+        python3 "$VM_DIR/host/qmp-watcher.py" --socket "$qmp_socket" --results "$dir" &
+        kiosk_watcher_pid=$!
+        kiosk_qemu_status=0
+        wait "$kiosk_qemu_pid" || kiosk_qemu_status=$?
+        kiosk_qemu_pid=''
+        # (The watcher would end with QEMU's QMP connection; one still
+        # waiting to connect to a QEMU that ended early would not.)
+        kill "$kiosk_watcher_pid" 2>/dev/null || true
+        wait "$kiosk_watcher_pid" 2>/dev/null || true
+        kiosk_watcher_pid=''
+        echo "boot $boot: QEMU ran $((SECONDS - booted)) s in all (status $kiosk_qemu_status)"
+        reboots=$(grep -c '] rebooting$' "$dir/guest.log" 2>/dev/null || true)
+        if ((kiosk_qemu_status != 0 || ${reboots:-0} < boot)) || [[ -e $dir/guest-finished ]]; then
+            break
+        fi
+    done
+    rm -rf "$kiosk_socket_dir"
+    kiosk_socket_dir=''
+    if failure=$(grep -m 1 -E 'Kernel panic - not syncing|chakra-vm: stage 1 failed' "$dir/console.log" 2>/dev/null); then
+        echo "the guest could not boot: $failure (console: $dir/console.log)"
+    fi
+    kiosk_guest_seconds=$((SECONDS - booted))
+    echo "guest ran $kiosk_guest_seconds s (QEMU status $kiosk_qemu_status)"
+}
+
+# kiosk_report DIR: the guest's log and checks, and whether it finished.
+kiosk_report() {
+    local dir=$1 line
+    if [[ -e $dir/guest.log ]]; then sed 's/^/  guest: /' "$dir/guest.log"; fi
+    [[ -e $dir/checks.txt ]] || vm_die "the guest wrote no checks (console: $dir/console.log)"
+    while read -r line; do
+        case $line in
+            ok:*) vm_pass "${line#ok: }" ;;
+            *) vm_fail "${line#FAIL: }" ;;
+        esac
+    done <"$dir/checks.txt"
+    if [[ $(cat "$dir/guest-finished" 2>/dev/null) == passed ]]; then
+        vm_pass "the guest ran its boots to the end and powered off"
+    else
+        vm_fail "the guest did not finish (QEMU status $kiosk_qemu_status; see $dir/guest.log, $dir/console.log)"
+    fi
+}
+
+# kiosk_shot DIR NAME: the path of screendump NAME (png or ppm).
+kiosk_shot() { vm_screendump_path "$1" "$2" 2>/dev/null || echo "$1/$2.png"; }
+
+# kiosk_size SHOT: the image's WxH.
+kiosk_size() {
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import images; w, h, _ = images.read_image(sys.argv[2]); print(f"{w}x{h}")' \
+        "$VM_DIR/lib" "$1"
+}
+
+# kiosk_console WHAT SHOT [HEART]: the console shows text: a few thousand
+# pixels lit (a black screen lights none), and, given the heart's
+# reference, clearly not the heart.
+kiosk_console() {
+    local what=$1 shot=$2 heart=${3:-} lit
+    [[ -z $heart ]] || different_image "$what: the heart is gone" "$shot" "$heart"
+    lit=$(python3 "$VM_DIR/cases/display_tools.py" lit "$shot" 2>/dev/null || echo 0)
+    if ((lit > 500)); then
+        vm_pass "$what: the console shows text ($lit pixels lit)"
+    else
+        vm_fail "$what: the screen is black ($lit pixels lit), not the console ($shot)"
+    fi
+}
