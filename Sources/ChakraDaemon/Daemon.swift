@@ -58,7 +58,12 @@ public final class Daemon: Sendable {
             server?.stop()
             if let path = server?.listener.path { logger.info("control: stopped listening on \(path)") }
         }
-        let output = try OutputFactory.open(configuration.output, options: configuration.outputOptions, logger: logger)
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, logger: logger)
+        let output = try OutputFactory.open(configuration.output, options: configuration.outputOptions, logger: logger) { limit in
+            // The unit's TimeoutStartSec= counts from the start: the wait,
+            // and the start after it, get their own time.
+            notifier?.send(.extendTimeout(seconds: limit + 30), .status("waiting for udev's device events (no display yet)"))
+        }
         var terminal: VirtualTerminal?
         defer {
             // The CRTC first (while the console still keeps off the screen),
@@ -70,7 +75,6 @@ public final class Daemon: Sendable {
             try vt.enterGraphics(releaseSignal: FrameLoop.releaseSignal, acquireSignal: FrameLoop.acquireSignal)
             terminal = vt
         }
-        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, logger: logger)
         let loop = try FrameLoop(output: output, terminal: terminal, signals: signals, control: control, notifier: notifier,
                                  sessions: sessions, configuration: configuration, configReader: configReader, startTime: start,
                                  logger: logger)

@@ -6,16 +6,19 @@ import ChakraSystem
 /// Display).
 public enum OutputFactory {
     /// How long a start waits for udev's device events when no display was
-    /// found (below); within systemd's start time-out (90 s) for the unit.
+    /// found (below).
     public static let deviceSettleLimit = 60.0
 
     /// `deviceEvents`: when no display opens (auto fell through to
     /// headless, or the asked-for backend failed) while udev still has
     /// device events pending, the screen's driver may not be loaded yet
     /// (at boot, coldplug): wait until they are done, then choose again.
+    /// `beforeWaiting` is told the wait's limit first (the daemon asks
+    /// systemd for that much more start time).
     public static func open(_ requested: OutputKind, options: OutputOptions, logger: Logger,
                             deviceEvents: DeviceEventQueue = .udev,
-                            settleLimit: Double = deviceSettleLimit) throws -> DisplayOutput {
+                            settleLimit: Double = deviceSettleLimit,
+                            beforeWaiting: (Double) -> Void = { _ in }) throws -> DisplayOutput {
         var kind = requested
         if kind == .auto, let device = options.device {
             // A device path names one backend's node.
@@ -27,6 +30,7 @@ public enum OutputFactory {
         func waitForDevices(_ why: String) -> Bool {
             guard kind != .headless, deviceEvents.isBusy else { return false }
             logger.notice("output: \(why) while udev is still handling device events (a driver may be loading): waiting up to \(Int(settleLimit)) s")
+            beforeWaiting(settleLimit)
             let started = MonotonicClock.now()
             let idle = deviceEvents.waitUntilIdle(limit: settleLimit)
             let waited = ((MonotonicClock.now() - started) * 10).rounded() / 10

@@ -10,6 +10,10 @@ public enum NotifyMessage: Equatable, Sendable {
     case stopping
     /// Free text for `systemctl status`.
     case status(String)
+    /// More time to start than TimeoutStartSec=: at least this long from now
+    /// (EXTEND_TIMEOUT_USEC, systemd 236 and later), for a start that waits
+    /// on something outside it (udev's device events).
+    case extendTimeout(seconds: Double)
 
     public var assignment: String {
         switch self {
@@ -18,6 +22,7 @@ public enum NotifyMessage: Equatable, Sendable {
         case .stopping: "STOPPING=1"
         // One line per assignment: a newline would start a bogus one.
         case .status(let text): "STATUS=" + text.map { $0.isNewline ? " " : String($0) }.joined()
+        case .extendTimeout(let seconds): "EXTEND_TIMEOUT_USEC=\(UInt64(max(seconds, 0) * 1_000_000))"
         }
     }
 

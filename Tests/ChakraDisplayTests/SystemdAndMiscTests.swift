@@ -11,6 +11,8 @@ struct NotifyTests {
         #expect(NotifyMessage.watchdog.assignment == "WATCHDOG=1")
         #expect(NotifyMessage.stopping.assignment == "STOPPING=1")
         #expect(NotifyMessage.status("two\nlines").assignment == "STATUS=two lines")
+        #expect(NotifyMessage.extendTimeout(seconds: 90).assignment == "EXTEND_TIMEOUT_USEC=90000000")
+        #expect(NotifyMessage.extendTimeout(seconds: -1).assignment == "EXTEND_TIMEOUT_USEC=0")
     }
 
     @Test func addresses() {
