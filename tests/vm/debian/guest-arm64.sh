@@ -229,6 +229,10 @@ if ((boot == 2)); then
     record_boot
     figure boot2_ready_uptime "$(ready_seconds)"
     figure boot2_virtio_gpu_uptime "$(sed -n 's/^\[ *\([0-9.]*\)\] \[drm\] Initialized virtio_gpu.*/\1/p' "$R/boot2-dmesg.txt")"
+    # Whether this boot's chakrad found no display at first and waited for
+    # udev's device events (the driver loading late; the heart above is on
+    # DRM either way).
+    figure boot2_chakrad_udev_wait "$(journalctl -b -u chakrad -o cat --no-pager 2>/dev/null | grep -E "udev's device events done|waiting up to" | tr '\n' ' ')"
     check "getty@tty1 stays inactive" test "$(property getty@tty1.service ActiveState)" = inactive
 
     daemon_gone() { [[ $(property chakrad.service ActiveState) != active ]] && ! grep -qx chakrad /proc/[0-9]*/comm 2>/dev/null; }
