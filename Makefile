@@ -81,19 +81,19 @@ STEP = @scripts/step.sh $(TEST_STEPS)
 # ARCH=arm64), the renderer's unit tests built by Swift 6.0.3 and run
 # under qemu-aarch64, every frame equal to amd64's, the aarch64 frame's
 # instruction count within tests/arm64/frame-budget.txt. Their build root
-# (Debian 13 with Swift 6.0.3, 3 GB, cached in ~/.cache/chakra-arm64) is
-# made in the background from the unit tests' end, mostly downloads and
-# dpkg, beside the TOML and fuzz steps; the first step that needs it waits
-# on its lock (scripts/arm64/toolchain.sh). Its log: $(OUT)/arm64-root.log.
+# (Debian 13 with Swift 6.0.3, 3 GB, cached in ~/.cache/chakra-arm64) and
+# the arm64 guest's root and kernel (70-debian-arm64's, cached in
+# ~/.cache/chakra-vm) are begun in the background when the unit tests end
+# (scripts/arm64/head-start.sh), beside the TOML, fuzz and package steps;
+# what needs them waits on their locks. Logs: $(OUT)/arm64-*.log.
 ARM64_ROOT = $(or $(CHAKRA_ARM64_CACHE),$(HOME)/.cache/chakra-arm64)/root
 ARM64_CHAKRAD = $(CURDIR)/$(ARM64_SCRATCH)/aarch64-unknown-linux-gnu/release/chakrad
 ARM64_RUNNER = $(ARM64_ROOT)/opt/chakra-arm64/bin/qemu-aarch64 -L $(ARM64_ROOT)
-ARM64_ROOT_IN_BACKGROUND = mkdir -p $(OUT) && { scripts/arm64/toolchain.sh >$(OUT)/arm64-root.log 2>&1 </dev/null & }
 test:
 	@rm -f $(TEST_STEPS)
 	$(STEP) deps scripts/install-deps.sh --test
 	$(STEP) unit $(SWIFT) test
-	@$(ARM64_ROOT_IN_BACKGROUND)
+	@scripts/arm64/head-start.sh $(OUT)
 	$(STEP) toml tests/toml/conformance.sh
 	$(STEP) fuzz tests/fuzz/run.sh $(FUZZ_TEST_SECONDS)
 	$(STEP) deb $(MAKE) --no-print-directory deb

@@ -67,8 +67,9 @@ if [[ -z $machine_only ]]; then
 fi
 
 started=$SECONDS
-rootfs=$("$VM_DIR/debian/build-rootfs-arm64.sh")
-kernel=$("$VM_DIR/debian/build-kernel-arm64.sh" "$rootfs")
+# (Under a lock: make test may have begun them in the background.)
+{ read -r rootfs && read -r kernel; } < <("$VM_DIR/debian/arm64-guest-files.sh") ||
+    vm_die "the arm64 guest's root or kernel could not be made (above)"
 echo "Debian 13 arm64 kiosk: $rootfs, $(basename "$kernel") ($((SECONDS - started)) s)"
 cat "$rootfs/build.txt" "$kernel/build.txt" | sed 's/^/  build: /'
 
