@@ -114,17 +114,8 @@ ln -s busybox "$stage/bin/sh"
 cp "$init" "$stage/init"
 chmod 755 "$stage/init" "$stage/bin/busybox"
 mapfile -t paths < <(module_paths "${initramfs_modules[@]}")
-for path in "${paths[@]}"; do
-    module=$(basename "$path")
-    case $module in
-        *.ko.xz) xz -dc "$path" >"$stage/lib/modules/${module%.xz}"; module=${module%.xz} ;;
-        *.ko.zst) zstd -qdc "$path" >"$stage/lib/modules/${module%.zst}"; module=${module%.zst} ;;
-        *.ko.gz) gzip -dc "$path" >"$stage/lib/modules/${module%.gz}"; module=${module%.gz} ;;
-        *) cp "$path" "$stage/lib/modules/$module" ;;
-    esac
-    echo "$module" >>"$stage/modules.order"
-done
-(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | "$busybox" cpio -o -H newc -R 0:0 2>/dev/null) >"$work/out/initrd.img"
+vm_stage_modules "$stage" "${paths[@]}"
+vm_newc_archive "$stage" "$busybox" >"$work/out/initrd.img"
 cp "$work/kernel/boot/vmlinuz-$kver" "$work/out/vmlinuz"
 echo "$kver" >"$work/out/kver"
 {

@@ -49,21 +49,11 @@ chmod 755 "$stage/init"
 
 # busybox insmod reads plain .ko only; Debian ships plain modules today but
 # other kernels compress them, so decompress here where xz/zstd exist.
-for path in "${paths[@]}"; do
-    name=$(basename "$path")
-    case $path in
-        *.ko.xz) xz -dc "$path" >"$stage/lib/modules/${name%.xz}"; name=${name%.xz} ;;
-        *.ko.zst) zstd -qdc "$path" >"$stage/lib/modules/${name%.zst}"; name=${name%.zst} ;;
-        *.ko.gz) gzip -dc "$path" >"$stage/lib/modules/${name%.gz}"; name=${name%.gz} ;;
-        *) cp "$path" "$stage/lib/modules/$name" ;;
-    esac
-    echo "$name" >>"$stage/modules.order"
-done
+vm_stage_modules "$stage" "${paths[@]}"
 
-# newc is the format the kernel unpacks; busybox cpio writes it, so no
-# extra package is needed. Write next to the target, then rename, so a
-# concurrent run never sees half an archive.
-(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | "$busybox" cpio -o -H newc -R 0:0 2>/dev/null) >"$stage.cpio"
+# Written next to the target, then renamed, so a concurrent run never
+# sees half an archive.
+vm_newc_archive "$stage" "$busybox" >"$stage.cpio"
 mv "$stage.cpio" "$out"
 # Older archives for this kernel are stale now.
 find "$out_dir" -maxdepth 1 -name "initramfs-$kver-*.cpio" ! -path "$out" -delete

@@ -63,3 +63,32 @@ vm_debian_package_path() { vm_debian_package_path_for "$(dpkg --print-architectu
 vm_debian_package_path_for() {
     echo "$VM_REPO/out/deb/chakra_$("$VM_REPO/scripts/version.sh")_$1.deb"
 }
+
+# Copies kernel modules (PATH...) into STAGE/lib/modules, decompressed
+# (.ko.xz, .ko.zst, .ko.gz: the initramfs' busybox insmod reads plain
+# .ko), and appends their names, in the order given, to
+# STAGE/modules.order, which the init loads them by. STAGE/lib/modules
+# must exist.
+vm_stage_modules() {
+    local stage=$1 path name
+    shift
+    for path in "$@"; do
+        name=$(basename "$path")
+        case $path in
+            *.ko.xz) xz -dc "$path" >"$stage/lib/modules/${name%.xz}"; name=${name%.xz} ;;
+            *.ko.zst) zstd -qdc "$path" >"$stage/lib/modules/${name%.zst}"; name=${name%.zst} ;;
+            *.ko.gz) gzip -dc "$path" >"$stage/lib/modules/${name%.gz}"; name=${name%.gz} ;;
+            *) cp "$path" "$stage/lib/modules/$name" ;;
+        esac
+        echo "$name" >>"$stage/modules.order"
+    done
+}
+
+# STAGE as a newc cpio archive on standard output: the format the kernel
+# unpacks as an initramfs; BUSYBOX's cpio writes it, so no extra package
+# is needed. Sorted and owned by root, so the same files make the same
+# archive.
+vm_newc_archive() {
+    local stage=$1 busybox=$2
+    (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | "$busybox" cpio -o -H newc -R 0:0 2>/dev/null)
+}
