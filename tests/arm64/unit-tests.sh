@@ -29,7 +29,7 @@ scripts/arm64/in-root.sh env CHAKRA_TESTS=renderer PKG_CONFIG_PATH=/usr/lib/aarc
 echo "arm64 unit tests: built in $(since "$build_started") s" >&2
 bundle=$scratch/$triple/$configuration/ChakraPackageTests.xctest
 [[ -x $bundle ]] || { echo "arm64 unit tests: no test bundle at $bundle" >&2; exit 1; }
-file -b "$bundle" | grep -q 'ARM aarch64' || { echo "arm64 unit tests: $bundle is not an aarch64 executable" >&2; exit 1; }
+readelf -h "$bundle" | grep -q 'Machine: *AArch64' || { echo "arm64 unit tests: $bundle is not an aarch64 executable" >&2; exit 1; }
 
 # In the root, whose arm64 libraries are its own (multiarch): the loader
 # and libc as on a board; the Swift runtime from libswiftlang:arm64.
