@@ -22,12 +22,77 @@ typedef int16_t chakra_i16x8 __attribute__((ext_vector_type(8)));
 typedef int32_t chakra_i32x8 __attribute__((ext_vector_type(8)));
 typedef uint8_t chakra_u8x8 __attribute__((ext_vector_type(8)));
 typedef uint8_t chakra_u8x16 __attribute__((ext_vector_type(16)));
+typedef int32_t chakra_i32x4 __attribute__((ext_vector_type(4)));
 
 /// (a · b) >> 16 in every lane, the product taken in 32 bits: with b a
-/// weight in Q15 (32767 ≈ 1), a·b/2¹⁶ = (a/2)·weight.
+/// weight in Q15 (32767 ≈ 1), a·b/2¹⁶ = (a/2)·weight. SSE2: pmulhw. NEON
+/// has no high half of a plain product; its sqdmulh gives (2ab) >> 16, and
+/// halving that again is exact (⌊⌊2ab/2¹⁶⌋/2⌋ = ⌊ab/2¹⁶⌋): two instructions
+/// where the widening form (sshll, sshll2, two mul, uzp2) takes five.
+/// sqdmulh saturates only for a = b = −32768; every caller's b is a weight,
+/// a fraction or −alpha, none below −32767.
 static inline chakra_i16x8 chakra_mulhi(chakra_i16x8 a, chakra_i16x8 b) {
+#if defined(__SSE2__)
+    return (chakra_i16x8)__builtin_ia32_pmulhw128(a, b);
+#elif defined(__ARM_NEON)
+    return (chakra_i16x8)vshrq_n_s16(vqdmulhq_s16((int16x8_t)a, (int16x8_t)b), 1);
+#else
     chakra_i32x8 product = __builtin_convertvector(a, chakra_i32x8) * __builtin_convertvector(b, chakra_i32x8);
     return __builtin_convertvector(product >> 16, chakra_i16x8);
+#endif
+}
+
+/// (2a · b) >> 16 = (a · b) >> 15, a high half that keeps one more bit
+/// (2a must fit 16 bits): NEON's sqdmulh, one instruction; SSE2 doubles a
+/// first.
+static inline chakra_i16x8 chakra_mulhi_doubled(chakra_i16x8 a, chakra_i16x8 b) {
+#if defined(__ARM_NEON)
+    return (chakra_i16x8)vqdmulhq_s16((int16x8_t)a, (int16x8_t)b);
+#else
+    return chakra_mulhi(a + a, b);
+#endif
+}
+
+/// The same product with a kept in the form each ISA multiplies without
+/// the doubling: `chakra_doubling(a)` (2a on SSE2, a on NEON), made once
+/// where the operand is reused (a row's vertical step, an interval's
+/// step), then `chakra_mulhi_doubling(that, b)` = (2a · b) >> 16, one
+/// instruction on both.
+static inline chakra_i16x8 chakra_doubling(chakra_i16x8 a) {
+#if defined(__ARM_NEON)
+    return a;
+#else
+    return a + a;
+#endif
+}
+
+/// `chakra_doubling` on four 32-bit lanes (an interval's step before it
+/// is spread).
+static inline chakra_i32x4 chakra_doubling4(chakra_i32x4 a) {
+#if defined(__ARM_NEON)
+    return a;
+#else
+    return a + a;
+#endif
+}
+
+static inline chakra_i16x8 chakra_mulhi_doubling(chakra_i16x8 prepared, chakra_i16x8 b) {
+#if defined(__ARM_NEON)
+    return (chakra_i16x8)vqdmulhq_s16((int16x8_t)prepared, (int16x8_t)b);
+#else
+    return chakra_mulhi(prepared, b);
+#endif
+}
+
+/// ((a · b) >> 16) << 1: SSE2 pmulhw and a shift; NEON sqdmulh with its
+/// lowest bit cleared (2⌊n/2⌋ = n & ~1 for n = ⌊2ab/2¹⁶⌋).
+static inline chakra_i16x8 chakra_mulhi_even(chakra_i16x8 a, chakra_i16x8 b) {
+#if defined(__ARM_NEON)
+    const chakra_i16x8 even = -2;
+    return (chakra_i16x8)vqdmulhq_s16((int16x8_t)a, (int16x8_t)b) & even;
+#else
+    return chakra_mulhi(a, b) << 1;
+#endif
 }
 
 /// Lanes clamped to 0...255, as bytes.
@@ -35,8 +100,6 @@ static inline chakra_u8x8 chakra_saturate_u8(chakra_i16x8 v) {
     const chakra_i16x8 zero = 0, top = 255;
     return __builtin_convertvector(__builtin_elementwise_min(__builtin_elementwise_max(v, zero), top), chakra_u8x8);
 }
-
-typedef int32_t chakra_i32x4 __attribute__((ext_vector_type(4)));
 
 /// Each of the four lanes of `v` (as 16 bits) spread over eight lanes: one
 /// narrowing and two shuffles a lane, where building each from a scalar
@@ -150,7 +213,7 @@ static inline chakra_i16x8 chakra_channel_of_pixels32(const void *pixels, int in
 #define CHAKRA_GROUP(f, g)                                                                                            \
     if ((g) >= groups) return;                                                                                        \
     {                                                                                                                 \
-        chakra_i16x8 v = CHAKRA_PICK(start, f, g) + (chakra_mulhi(CHAKRA_PICK(step, f, g), CHAKRA_FRACTIONS(f, g)) << 1); \
+        chakra_i16x8 v = CHAKRA_PICK(start, f, g) + chakra_mulhi_even(CHAKRA_PICK(step, f, g), CHAKRA_FRACTIONS(f, g)); \
         memcpy(out + 8 * (g), &v, 16);                                                                                \
     }
 #define CHAKRA_BLOCKS(f, GROUPS)                                                                                      \

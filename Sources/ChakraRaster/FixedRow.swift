@@ -95,10 +95,35 @@ func storeLanes(_ value: SIMD8<Int16>, _ pointer: UnsafeMutablePointer<Int16>) {
 }
 
 /// (a·b) >> 16 per lane (the product in 32 bits): with b a Q15 weight
-/// (32767 ≈ 1), half of a·weight. SSE2's pmulhw, NEON's smull + shrn.
+/// (32767 ≈ 1), half of a·weight. SSE2's pmulhw, NEON's sqdmulh and a
+/// shift (b above −32768: CLanes).
 @inline(__always)
 func mulhi(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
     chakra_mulhi(a, b)
+}
+
+/// mulhi(2a, b) (2a within 16 bits): NEON's sqdmulh alone.
+@inline(__always)
+func mulhiDoubled(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
+    chakra_mulhi_doubled(a, b)
+}
+
+/// mulhi(a, b) << 1.
+@inline(__always)
+func mulhiEven(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
+    chakra_mulhi_even(a, b)
+}
+
+/// An operand of `mulhiDoubling`, kept where it is reused: mulhiDoubling(
+/// doubling(a), b) = mulhiDoubled(a, b) in one instruction on SSE2 and NEON.
+@inline(__always)
+func doubling(_ a: SIMD8<Int16>) -> SIMD8<Int16> {
+    chakra_doubling(a)
+}
+
+@inline(__always)
+func mulhiDoubling(_ prepared: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
+    chakra_mulhi_doubling(prepared, b)
 }
 
 /// A weight 0...1 in Q15 lanes: w·32768 rounded, 1 itself as 32767 (the

@@ -198,29 +198,30 @@ public final class FrameCompositor: @unchecked Sendable {
         let step = s.baseStep
         if step.pointee.row != j || step.pointee.frame != frame {
             let b = s.baseRows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandBaseRow(base, &$0, j + 1, width: width, scratch: s) }
-            doubledDifference(a.red, b.red, into: step.pointee.red, count: width)
-            doubledDifference(a.green, b.green, into: step.pointee.green, count: width)
-            doubledDifference(a.blue, b.blue, into: step.pointee.blue, count: width)
+            difference(a.red, b.red, into: step.pointee.red, count: width)
+            difference(a.green, b.green, into: step.pointee.green, count: width)
+            difference(a.blue, b.blue, into: step.pointee.blue, count: width)
             (step.pointee.row, step.pointee.frame) = (j, frame)
         }
         let d = step.pointee
         let q = SIMD8<Int16>(repeating: Int16(truncatingIfNeeded: k * ((32768 + f / 2) / f)))
         var x = 0
         while x < width {
-            storeLanes(loadLanes(a.red + x) &+ mulhi(loadLanes(d.red + x), q), row.red + x)
-            storeLanes(loadLanes(a.green + x) &+ mulhi(loadLanes(d.green + x), q), row.green + x)
-            storeLanes(loadLanes(a.blue + x) &+ mulhi(loadLanes(d.blue + x), q), row.blue + x)
+            storeLanes(loadLanes(a.red + x) &+ mulhiDoubling(loadLanes(d.red + x), q), row.red + x)
+            storeLanes(loadLanes(a.green + x) &+ mulhiDoubling(loadLanes(d.green + x), q), row.green + x)
+            storeLanes(loadLanes(a.blue + x) &+ mulhiDoubling(loadLanes(d.blue + x), q), row.blue + x)
             x &+= 8
         }
     }
 
-    /// 2(b − a) over `count` pixels (whole groups of eight). Base values are
-    /// 0...16320, so the doubled difference fits 16 bits.
-    private func doubledDifference(_ a: UnsafeMutablePointer<Int16>, _ b: UnsafeMutablePointer<Int16>, into out: UnsafeMutablePointer<Int16>,
-                                   count: Int) {
+    /// b − a over `count` pixels (whole groups of eight) as `mulhiDoubling`
+    /// takes it. Base values are 0...16320, so the doubled difference fits
+    /// 16 bits.
+    private func difference(_ a: UnsafeMutablePointer<Int16>, _ b: UnsafeMutablePointer<Int16>, into out: UnsafeMutablePointer<Int16>,
+                            count: Int) {
         var x = 0
         while x < count {
-            storeLanes((loadLanes(b + x) &- loadLanes(a + x)) &<< 1, out + x)
+            storeLanes(doubling(loadLanes(b + x) &- loadLanes(a + x)), out + x)
             x &+= 8
         }
     }
@@ -271,16 +272,16 @@ public final class FrameCompositor: @unchecked Sendable {
         var k = -originX - i * f
         while x <= xEnd {
             let a = roundedLanes(grid[i] * scale)
-            let start = chakra_spread(a), step = chakra_spread((roundedLanes(grid[i + 1] * scale) &- a) &<< 1)
+            let start = chakra_spread(a), step = chakra_spread(chakra_doubling4(roundedLanes(grid[i + 1] * scale) &- a))
             let (ar, ag, ab) = (start.x, start.y, start.z)
             let (dr, dg, db) = (step.x, step.y, step.z)
             var q = fractions(steps, from: k)
             let n = min(f - k, xEnd - x + 1)
             var m = 0
             while m < n {
-                storeLanes(ar &+ mulhi(dr, q), row.red + x + m)
-                storeLanes(ag &+ mulhi(dg, q), row.green + x + m)
-                storeLanes(ab &+ mulhi(db, q), row.blue + x + m)
+                storeLanes(ar &+ mulhiDoubling(dr, q), row.red + x + m)
+                storeLanes(ag &+ mulhiDoubling(dg, q), row.green + x + m)
+                storeLanes(ab &+ mulhiDoubling(db, q), row.blue + x + m)
                 q &+= advance
                 m &+= 8
             }
@@ -371,10 +372,10 @@ public final class FrameCompositor: @unchecked Sendable {
             let n = min(f - k, xEnd - x + 1)
             var m = 0
             while m < n {
-                storeLanes(ar &+ (mulhi(dr, q) &<< 1), row.red + x + m)
-                storeLanes(ag &+ (mulhi(dg, q) &<< 1), row.green + x + m)
-                storeLanes(ab &+ (mulhi(db, q) &<< 1), row.blue + x + m)
-                storeLanes(aa &+ (mulhi(da, q) &<< 1), row.alpha + x + m)
+                storeLanes(ar &+ mulhiEven(dr, q), row.red + x + m)
+                storeLanes(ag &+ mulhiEven(dg, q), row.green + x + m)
+                storeLanes(ab &+ mulhiEven(db, q), row.blue + x + m)
+                storeLanes(aa &+ mulhiEven(da, q), row.alpha + x + m)
                 q &+= advance
                 m &+= 8
             }
@@ -498,7 +499,7 @@ public final class FrameCompositor: @unchecked Sendable {
             }
         } else {
             while x < hi {
-                let negAlpha = zero &- (mulhi(loadLanes(a.alpha + x), weightA) &<< 1)
+                let negAlpha = zero &- mulhiEven(loadLanes(a.alpha + x), weightA)
                 over(mulhi(loadLanes(a.red + x), weightA), row.red + x, negAlpha)
                 over(mulhi(loadLanes(a.green + x), weightA), row.green + x, negAlpha)
                 over(mulhi(loadLanes(a.blue + x), weightA), row.blue + x, negAlpha)
@@ -512,6 +513,6 @@ public final class FrameCompositor: @unchecked Sendable {
     @inline(__always)
     private func over(_ colour: SIMD8<Int16>, _ pixels: UnsafeMutablePointer<Int16>, _ negAlpha: SIMD8<Int16>) {
         let d = loadLanes(pixels)
-        storeLanes(colour &+ d &+ mulhi(d &+ d, negAlpha), pixels)
+        storeLanes(colour &+ d &+ mulhiDoubled(d, negAlpha), pixels)
     }
 }

@@ -72,6 +72,6 @@ public final class FrameMixer: @unchecked Sendable {
     @inline(__always)
     private static func mixed(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ index: Int32, _ t: SIMD8<Int16>) -> SIMD8<Int16> {
         let from = chakra_channel_of_pixels32(a, index) &<< 6, to = chakra_channel_of_pixels32(b, index) &<< 6
-        return from &+ mulhi((to &- from) &<< 1, t)
+        return from &+ mulhiDoubled(to &- from, t)
     }
 }

@@ -124,9 +124,9 @@ public enum PixelPacker {
         let threshold = (d &<< 2) &+ 2
         var x = 0
         while x < count {
-            let r = chakra_clamp((mulhi(loadLanes(row.red + x) &<< 1, five) &+ threshold) &>> 8, 0, 31)
-            let g = chakra_clamp((mulhi(loadLanes(row.green + x) &<< 1, six) &+ threshold) &>> 8, 0, 63)
-            let b = chakra_clamp((mulhi(loadLanes(row.blue + x) &<< 1, five) &+ threshold) &>> 8, 0, 31)
+            let r = chakra_clamp((mulhiDoubled(loadLanes(row.red + x), five) &+ threshold) &>> 8, 0, 31)
+            let g = chakra_clamp((mulhiDoubled(loadLanes(row.green + x), six) &+ threshold) &>> 8, 0, 63)
+            let b = chakra_clamp((mulhiDoubled(loadLanes(row.blue + x), five) &+ threshold) &>> 8, 0, 31)
             let packed = (r &<< SIMD8(repeating: redShift)) | (g &<< 5) | (b &<< SIMD8(repeating: blueShift))
             if x &+ 8 <= count {
                 UnsafeMutableRawPointer(out + x).storeBytes(of: packed, as: SIMD8<Int16>.self)

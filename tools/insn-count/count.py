@@ -22,6 +22,14 @@ says why).
 counts aarch64 only and fails when a scene costs more than FILE allows
 (lines `SCENE SIZE MAX-M-INSTRUCTIONS`, # comments): `make test`'s check
 that the arm64 frame does not grow unnoticed.
+
+    count.py --arm64 CHAKRAD --sysroot ROOT --profile [--scene NAME] [--size WxH]
+
+where a frame's aarch64 instructions go: the same two runs with the
+plugin's per-block counts, summed per function (the binary's symbols,
+demangled by swift-demangle when it is on PATH) and per block, the
+difference over 30: each function's and the hottest blocks' instructions
+a frame (a block's address, less the load address, is what objdump shows).
 """
 
 import argparse
@@ -50,8 +58,9 @@ def plugin(build):
     return library
 
 
-def count(qemu, library, binary, arguments, root=None):
-    command = [qemu] + (["-L", root] if root else []) + ["-plugin", library, "-d", "plugin", binary, "bench"] + arguments
+def count(qemu, library, binary, arguments, root=None, profile=None):
+    load = library + (f",profile={profile}" if profile else "")
+    command = [qemu] + (["-L", root] if root else []) + ["-plugin", load, "-d", "plugin", binary, "bench"] + arguments
     result = subprocess.run(command, capture_output=True, text=True)
     found = re.findall(r"insn-count: (\d+)", result.stdout + result.stderr)
     if result.returncode != 0 or not found:
@@ -64,6 +73,55 @@ def per_frame(qemu, library, binary, arguments, root=None):
     many = count(qemu, library, binary, arguments + fixed + ["--frames", "40"], root)
     few = count(qemu, library, binary, arguments + fixed + ["--frames", "10"], root)
     return (many - few) / 30
+
+
+def blocks(path):
+    """{address: (instructions run, symbol)} from the plugin's profile."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            address, insns, runs, symbol = line.split(" ", 3)
+            total, _ = out.get(int(address, 16), (0, None))
+            out[int(address, 16)] = (total + int(insns) * int(runs), symbol.strip())
+    return out
+
+
+def demangled(names):
+    tool = shutil.which("swift-demangle") or ("/opt/swift/usr/bin/swift-demangle" if os.path.exists("/opt/swift/usr/bin/swift-demangle") else None)
+    if not tool:
+        return {name: name for name in names}
+    result = subprocess.run([tool, "--simplified", "--compact"], input="\n".join(names) + "\n", capture_output=True, text=True)
+    lines = result.stdout.splitlines()
+    return dict(zip(names, lines)) if result.returncode == 0 and len(lines) == len(names) else {name: name for name in names}
+
+
+def profile(library, binary, arguments, root, top=25):
+    """Prints a frame's instructions per function and the hottest blocks."""
+    import tempfile
+    fixed = ["--threads", "1", "--format", "XRGB8888"]
+    with tempfile.TemporaryDirectory() as directory:
+        runs = {}
+        for frames in (40, 10):
+            path = os.path.join(directory, f"{frames}.txt")
+            count("qemu-aarch64", library, binary, arguments + fixed + ["--frames", str(frames)], root, path)
+            runs[frames] = blocks(path)
+    per_block = {}
+    for address in set(runs[40]) | set(runs[10]):
+        many, symbol = runs[40].get(address, (0, None))
+        few, other = runs[10].get(address, (0, None))
+        per_block[address] = ((many - few) / 30, symbol or other)
+    per_symbol = {}
+    for instructions, symbol in per_block.values():
+        per_symbol[symbol] = per_symbol.get(symbol, 0) + instructions
+    frame = sum(per_symbol.values())
+    names = demangled(sorted(per_symbol))
+    print(f"{' '.join(arguments)}: {frame / 1e6:.3f} M instructions a frame")
+    print("\n| M a frame | share | function |\n|---:|---:|---|")
+    for symbol, instructions in sorted(per_symbol.items(), key=lambda item: -item[1])[:top]:
+        print(f"| {instructions / 1e6:.3f} | {100 * instructions / frame:.1f} % | {names[symbol][:150]} |")
+    print("\n| M a frame | block | function |\n|---:|---|---|")
+    for address, (instructions, symbol) in sorted(per_block.items(), key=lambda item: -item[1][0])[:top]:
+        print(f"| {instructions / 1e6:.3f} | {address:#x} | {names[symbol][:110]} |")
 
 
 def budgets(path):
@@ -94,7 +152,14 @@ def main():
     parser.add_argument("--fps", type=float, default=60)
     parser.add_argument("--ghz", type=float, default=1.5, help="the A72's clock (Raspberry Pi 4: 1.5)")
     parser.add_argument("--ipc", type=float, default=1.5, help="instructions a cycle assumed on the A72")
+    parser.add_argument("--profile", action="store_true", help="aarch64 only: a frame's instructions per function and block")
     options = parser.parse_args()
+    if options.profile:
+        library = plugin(os.path.abspath(options.build))
+        for scene in options.scene or ["heart"]:
+            for size in options.size or ["800x480"]:
+                profile(library, os.path.abspath(options.arm64), SCENES[scene] + ["--size", size], options.sysroot)
+        return 0
     if bool(options.amd64) == bool(options.budget):
         parser.error("give --amd64 (the table beside x86-64) or --budget (the check), not both")
 
