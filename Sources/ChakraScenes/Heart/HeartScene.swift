@@ -5,7 +5,7 @@ import Glibc
 /// heart-params.json).
 ///
 /// How a frame is made (see docs/renderer.md): every layer is soft, so each
-/// is drawn at the coarsest grid its blur allows (about 3 grid cells per
+/// is drawn at the coarsest grid its blur allows (about 2 grid cells per
 /// Gaussian σ; 1.5 in low power) and the compositor upsamples them all in
 /// one fused pass per output row:
 ///
@@ -31,7 +31,12 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
     var state: HeartState
 
     /// Target grid cells per Gaussian σ: finer grids cost more, coarser ones
-    /// lose accuracy in the bilinear upsampling.
+    /// lose accuracy in the bilinear upsampling. 2 here, where the other
+    /// scenes take 3: the heart's cells (centre, glow, ring) are most of its
+    /// fixed cost, and its frames at 2 differ from 3's by at most 3 levels
+    /// (PSNR 60 dB at 1280x720 and 1920x1080) with its Chromium comparisons
+    /// within 0.1 level of 3's, for 17% fewer instructions at 800x480.
+    /// Drift's comparisons lost half a level at 2, for 9%: it stays at 3.
     let cellsPerSigma: Double
 
     let layers: HeartLayers
@@ -47,7 +52,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         self.height = height
         self.settings = settings
         layout = DesignLayout(width: width, height: height)
-        cellsPerSigma = settings.lowPower ? 1.5 : 3
+        cellsPerSigma = settings.lowPower ? 1.5 : 2
         state = motion.state(at: 0)
         layers = HeartLayers(layout: layout, width: width, height: height, cellsPerSigma: cellsPerSigma, settings: settings)
         overlays = layers.particles + [layers.ring, layers.above, layers.center]
