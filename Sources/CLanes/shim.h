@@ -1,10 +1,12 @@
 // Vector operations the low-precision final pass needs that Swift's SIMD
 // types cannot spell: the high half of a 16-bit product, and bytes
 // saturated out of 16-bit lanes and interleaved into pixels. Written with
-// clang's portable vector extensions, not an instruction set's intrinsics:
-// the compiler lowers them to SSE2 on x86-64 (pmulhw, packuswb, punpck*)
-// and to NEON on ARM (smull + shrn, sqxtun, zip), so one source serves both
-// 128-bit ISAs. Header-only and static inline: Swift inlines them into the
+// clang's portable vector extensions where the compiler lowers them well
+// on both 128-bit ISAs (SSE2's punpck*, NEON's zip), and with each ISA's
+// own instruction where it does not: the high halves (SSE2's pmulhw,
+// NEON's sqdmulh, which the portable form became five instructions for)
+// and the saturating packs (packuswb, sqxtun). Every function gives the
+// same lanes on both, so frames are byte-identical. Header-only and static inline: Swift inlines them into the
 // loops that call them. (SwiftPM does not track this header, and builds
 // recompile only changed Swift files: after editing it, touch every Swift
 // file that calls what changed, or the build keeps the old code inlined.)
