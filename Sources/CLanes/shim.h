@@ -26,40 +26,25 @@ typedef uint8_t chakra_u8x8 __attribute__((ext_vector_type(8)));
 typedef uint8_t chakra_u8x16 __attribute__((ext_vector_type(16)));
 typedef int32_t chakra_i32x4 __attribute__((ext_vector_type(4)));
 
-/// (a · b) >> 16 in every lane, the product taken in 32 bits: with b a
-/// weight in Q15 (32767 ≈ 1), a·b/2¹⁶ = (a/2)·weight. SSE2: pmulhw. NEON
-/// has no high half of a plain product; its sqdmulh gives (2ab) >> 16, and
-/// halving that again is exact (⌊⌊2ab/2¹⁶⌋/2⌋ = ⌊ab/2¹⁶⌋): two instructions
-/// where the widening form (sshll, sshll2, two mul, uzp2) takes five.
-/// sqdmulh saturates only for a = b = −32768; every caller's b is a weight,
-/// a fraction or −alpha, none below −32767.
-static inline chakra_i16x8 chakra_mulhi(chakra_i16x8 a, chakra_i16x8 b) {
+/// The high-half product each ISA has in one instruction, its operand p
+/// in `chakra_doubling` form: (2a · b) >> 16 for p = chakra_doubling(a).
+/// SSE2's pmulhw gives (p · b) >> 16, so there p = 2a (2a must fit 16
+/// bits); NEON's sqdmulh gives (2p · b) >> 16, so there p = a. Made once
+/// where the operand is reused (a row's vertical step, an interval's
+/// step). sqdmulh saturates only for p = b = −32768; every caller's b is
+/// a weight, a fraction or −alpha, none below −32767.
+static inline chakra_i16x8 chakra_mulhi_doubling(chakra_i16x8 p, chakra_i16x8 b) {
 #if defined(__SSE2__)
-    return (chakra_i16x8)__builtin_ia32_pmulhw128(a, b);
+    return (chakra_i16x8)__builtin_ia32_pmulhw128(p, b);
 #elif defined(__ARM_NEON)
-    return (chakra_i16x8)vshrq_n_s16(vqdmulhq_s16((int16x8_t)a, (int16x8_t)b), 1);
+    return (chakra_i16x8)vqdmulhq_s16((int16x8_t)p, (int16x8_t)b);
 #else
-    chakra_i32x8 product = __builtin_convertvector(a, chakra_i32x8) * __builtin_convertvector(b, chakra_i32x8);
+    chakra_i32x8 product = __builtin_convertvector(p, chakra_i32x8) * __builtin_convertvector(b, chakra_i32x8);
     return __builtin_convertvector(product >> 16, chakra_i16x8);
 #endif
 }
 
-/// (2a · b) >> 16 = (a · b) >> 15, a high half that keeps one more bit
-/// (2a must fit 16 bits): NEON's sqdmulh, one instruction; SSE2 doubles a
-/// first.
-static inline chakra_i16x8 chakra_mulhi_doubled(chakra_i16x8 a, chakra_i16x8 b) {
-#if defined(__ARM_NEON)
-    return (chakra_i16x8)vqdmulhq_s16((int16x8_t)a, (int16x8_t)b);
-#else
-    return chakra_mulhi(a + a, b);
-#endif
-}
-
-/// The same product with a kept in the form each ISA multiplies without
-/// the doubling: `chakra_doubling(a)` (2a on SSE2, a on NEON), made once
-/// where the operand is reused (a row's vertical step, an interval's
-/// step), then `chakra_mulhi_doubling(that, b)` = (2a · b) >> 16, one
-/// instruction on both.
+/// The operand `chakra_mulhi_doubling` takes for a: 2a, or a on NEON.
 static inline chakra_i16x8 chakra_doubling(chakra_i16x8 a) {
 #if defined(__ARM_NEON)
     return a;
@@ -78,12 +63,23 @@ static inline chakra_i32x4 chakra_doubling4(chakra_i32x4 a) {
 #endif
 }
 
-static inline chakra_i16x8 chakra_mulhi_doubling(chakra_i16x8 prepared, chakra_i16x8 b) {
+/// (a · b) >> 16 in every lane, the product taken in 32 bits: with b a
+/// weight in Q15 (32767 ≈ 1), a·b/2¹⁶ = (a/2)·weight. SSE2: pmulhw. NEON
+/// has no high half of a plain product: sqdmulh's (2ab) >> 16 halved again
+/// is exact (⌊⌊2ab/2¹⁶⌋/2⌋ = ⌊ab/2¹⁶⌋), two instructions where the
+/// widening form (sshll, sshll2, two mul, uzp2) takes five.
+static inline chakra_i16x8 chakra_mulhi(chakra_i16x8 a, chakra_i16x8 b) {
 #if defined(__ARM_NEON)
-    return (chakra_i16x8)vqdmulhq_s16((int16x8_t)prepared, (int16x8_t)b);
+    return chakra_mulhi_doubling(a, b) >> 1;
 #else
-    return chakra_mulhi(prepared, b);
+    return chakra_mulhi_doubling(a, b);
 #endif
+}
+
+/// (2a · b) >> 16 = (a · b) >> 15, a high half that keeps one more bit:
+/// NEON's sqdmulh alone; SSE2 doubles a first.
+static inline chakra_i16x8 chakra_mulhi_doubled(chakra_i16x8 a, chakra_i16x8 b) {
+    return chakra_mulhi_doubling(chakra_doubling(a), b);
 }
 
 /// ((a · b) >> 16) << 1: SSE2 pmulhw and a shift; NEON sqdmulh with its
@@ -91,7 +87,7 @@ static inline chakra_i16x8 chakra_mulhi_doubling(chakra_i16x8 prepared, chakra_i
 static inline chakra_i16x8 chakra_mulhi_even(chakra_i16x8 a, chakra_i16x8 b) {
 #if defined(__ARM_NEON)
     const chakra_i16x8 even = -2;
-    return (chakra_i16x8)vqdmulhq_s16((int16x8_t)a, (int16x8_t)b) & even;
+    return chakra_mulhi_doubling(a, b) & even;
 #else
     return chakra_mulhi(a, b) << 1;
 #endif
