@@ -175,6 +175,23 @@ static inline void chakra_store_pixels32(chakra_i16x8 first, chakra_i16x8 second
     }
 }
 
+/// `chakra_store_pixels32` of (first + dither) >> 6, (second + dither) >> 6
+/// and (third + dither) >> 6: the final pass's dithered pack of 8.6 fixed
+/// point. NEON shifts, saturates and narrows in one instruction (sqshrun)
+/// and interleaves four channels in its store (st4): seven instructions
+/// where the shared form takes fourteen. The same bytes either way.
+static inline void chakra_store_dithered32(chakra_i16x8 first, chakra_i16x8 second, chakra_i16x8 third, chakra_i16x8 dither,
+                                           void *out, int stream) {
+#if defined(__ARM_NEON)
+    (void)stream;
+    uint8x8x4_t pixels = {{vqshrun_n_s16((int16x8_t)(first + dither), 6), vqshrun_n_s16((int16x8_t)(second + dither), 6),
+                           vqshrun_n_s16((int16x8_t)(third + dither), 6), vdup_n_u8(255)}};
+    vst4_u8((uint8_t *)out, pixels);
+#else
+    chakra_store_pixels32((first + dither) >> 6, (second + dither) >> 6, (third + dither) >> 6, out, stream);
+#endif
+}
+
 /// Byte `index` (0...3) of each of eight 32-bit pixels, as 16-bit lanes.
 static inline chakra_i16x8 chakra_channel_of_pixels32(const void *pixels, int index) {
     chakra_u8x16 low, high;

@@ -126,11 +126,11 @@ func mulhiDoubling(_ prepared: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> 
     chakra_mulhi_doubling(prepared, b)
 }
 
-/// A weight 0...1 in Q15 lanes: w·32768 rounded, 1 itself as 32767 (the
+/// A weight 0...1 in Q15: w·32768 rounded, 1 itself as 32767 (the
 /// largest lane), so ½ is exactly 16384.
 @inline(__always)
-func q15(_ weight: Float) -> SIMD8<Int16> {
-    SIMD8(repeating: Int16(min((max(weight, 0) * 32768).rounded(), 32767)))
+func q15(_ weight: Float) -> Int16 {
+    Int16(min((max(weight, 0) * 32768).rounded(), 32767))
 }
 
 /// Four floats rounded to the nearest integer with the 1.5·2²³ trick (see

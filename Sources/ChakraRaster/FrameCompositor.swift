@@ -1,4 +1,5 @@
 import CLanes
+import CStreamStore
 // The fused final pass: every output pixel is written once.
 //
 // A frame is an opaque base surface (usually coarse: the soft full-screen
@@ -55,6 +56,11 @@ public final class FrameCompositor: @unchecked Sendable {
         let overlayCapacity: Int
         /// This call's overlays as views (no reference counting per row).
         let views: UnsafeMutablePointer<SurfaceView>
+        /// One output row's overlays as the fused loop takes them, and its
+        /// scratch (span edges, the overlays of a span).
+        let overlayRows: UnsafeMutablePointer<chakra_overlay_row>
+        let edges: UnsafeMutablePointer<Int>
+        let active: UnsafeMutablePointer<UnsafePointer<chakra_overlay_row>?>
         /// One overlay grid row in expanded-row units, planar, for
         /// `chakra_expand_cells`.
         let cells: ExpandedRow
@@ -63,6 +69,9 @@ public final class FrameCompositor: @unchecked Sendable {
             expanded = .allocate(capacity: overlays)
             for k in 0..<overlays { (expanded + k).initialize(to: ExpandedRows(width: width)) }
             views = .allocate(capacity: overlays)
+            overlayRows = .allocate(capacity: overlays)
+            edges = .allocate(capacity: 4 * overlays + 2)
+            active = .allocate(capacity: overlays)
             cells = ExpandedRow(width: gridWidth + 16)
             baseRows = .allocate(capacity: 1)
             baseRows.initialize(to: ExpandedRows(width: width))
@@ -82,6 +91,9 @@ public final class FrameCompositor: @unchecked Sendable {
             baseStep.pointee.deallocate()
             baseStep.deallocate()
             views.deallocate()
+            overlayRows.deallocate()
+            edges.deallocate()
+            active.deallocate()
             row.deallocate()
             gridRow.deallocate()
             packed.deallocate()
@@ -144,21 +156,52 @@ public final class FrameCompositor: @unchecked Sendable {
         precondition(width <= maxWidth && overlays.count <= s.overlayCapacity)
         for k in 0..<overlays.count { s.views[k] = overlays[k].view }
         let baseView = base.view
+        let packsWords = output.format == .xrgb8888 || output.format == .argb8888 || output.format == .xbgr8888
+        let streams = chakra_stream_available() != 0
         for y in rows {
-            upsampleBase(baseView, y: y, width: width, frame: frame, scratch: s)
-            sharp?.paint(row: s.row, y: y, width: width)
-            for k in 0..<overlays.count where opacities[k] > 0 {
-                blendOverlay(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s)
+            var baseRow = baseRowAt(baseView, y: y, width: width, frame: frame, scratch: s)
+            if let sharp {
+                // The base into the row, the sharp content over it; the
+                // overlays then go over the row.
+                var toRow = rowOutput(s.row, dither: PixelPacker.dither(y))
+                chakra_compose_row(&baseRow, nil, 0, &toRow, width, s.edges, s.active)
+                sharp.paint(row: s.row, y: y, width: width)
+                baseRow = chakra_base_row(red: s.row.red, green: s.row.green, blue: s.row.blue,
+                                          stepRed: s.row.red, stepGreen: s.row.green, stepBlue: s.row.blue, q: 0)
             }
-            if output.rotation == .none {
-                PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride, streaming: true)
+            var count: Int32 = 0
+            for k in 0..<overlays.count where opacities[k] > 0 {
+                if overlayRow(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s,
+                              into: &s.overlayRows[Int(count)]) {
+                    count += 1
+                }
+            }
+            let dither = PixelPacker.dither(y)
+            if packsWords {
+                let target = output.rotation == .none ? output.base + y * output.stride : s.packed
+                let stream = output.rotation == .none && streams && Int(bitPattern: target) & 15 == 0
+                var out = chakra_row_output(pixels: target, red: nil, green: nil, blue: nil, dither: dither,
+                                            redFirst: output.format == .xbgr8888 ? 1 : 0, stream: stream ? 1 : 0)
+                chakra_compose_row(&baseRow, s.overlayRows, count, &out, width, s.edges, s.active)
+                if output.rotation != .none { output.scatter(packedRow: s.packed, y: y) }
             } else {
-                PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: s.packed)
-                output.scatter(packedRow: s.packed, y: y)
+                var out = rowOutput(s.row, dither: dither)
+                chakra_compose_row(&baseRow, s.overlayRows, count, &out, width, s.edges, s.active)
+                if output.rotation == .none {
+                    PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
+                } else {
+                    PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: s.packed)
+                    output.scatter(packedRow: s.packed, y: y)
+                }
             }
         }
         // This thread's streamed rows are in memory before the frame is shown.
         PixelPacker.finishStreaming()
+    }
+
+    /// The fused loop's output into a fixed-point row.
+    private func rowOutput(_ row: FixedRow, dither: SIMD8<Int16>) -> chakra_row_output {
+        chakra_row_output(pixels: nil, red: row.red, green: row.green, blue: row.blue, dither: dither, redFirst: 0, stream: 0)
     }
 
     /// The compositor's contract with whoever draws surfaces: premultiplied
@@ -174,26 +217,23 @@ public final class FrameCompositor: @unchecked Sendable {
             && c.x <= c.w + tolerance && c.y <= c.w + tolerance && c.z <= c.w + tolerance
     }
 
-    /// The base at screen row y into the row: the vertical interpolation of
-    /// its two grid rows around y, each expanded to screen pixels once
-    /// (`baseRows`), with the same exact fixed-point step as the horizontal
-    /// one, a + (2d·k/f) >> 1, the doubled difference 2d kept per pair of
-    /// grid rows (`baseStep`): per group of eight a product and an add per
-    /// channel, where expanding every screen row horizontally paid a grid
-    /// interval's setup every f pixels.
-    private func upsampleBase(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, scratch s: Scratch) {
+    /// The base at screen row y as the fused loop takes it: the vertical
+    /// interpolation of its two grid rows around y, each expanded to screen
+    /// pixels once (`baseRows`), with the same exact fixed-point step as the
+    /// horizontal one, a + (2d·k/f) >> 1, the doubled difference 2d kept per
+    /// pair of grid rows (`baseStep`): per group of eight a product and an
+    /// add per channel, where expanding every screen row horizontally paid
+    /// a grid interval's setup every f pixels.
+    private func baseRowAt(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, scratch s: Scratch) -> chakra_base_row {
         let f = base.factor
         precondition(base.originX <= 0 && base.originX + (base.width - 1) * f >= width - 1, "base must cover the screen")
         let relative = y - base.originY
         let j = relative / f, k = relative - j * f
         precondition(relative >= 0 && j < base.height && (k == 0 || j + 1 < base.height), "base must cover the screen")
         let a = s.baseRows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandBaseRow(base, &$0, j, width: width, scratch: s) }
-        let row = s.row
         if k == 0 {
-            row.red.update(from: a.red, count: width)
-            row.green.update(from: a.green, count: width)
-            row.blue.update(from: a.blue, count: width)
-            return
+            // A grid row: its values, times a zero step.
+            return chakra_base_row(red: a.red, green: a.green, blue: a.blue, stepRed: a.red, stepGreen: a.green, stepBlue: a.blue, q: 0)
         }
         let step = s.baseStep
         if step.pointee.row != j || step.pointee.frame != frame {
@@ -204,14 +244,8 @@ public final class FrameCompositor: @unchecked Sendable {
             (step.pointee.row, step.pointee.frame) = (j, frame)
         }
         let d = step.pointee
-        let q = SIMD8<Int16>(repeating: Int16(truncatingIfNeeded: k * ((32768 + f / 2) / f)))
-        var x = 0
-        while x < width {
-            storeLanes(loadLanes(a.red + x) &+ mulhiDoubling(loadLanes(d.red + x), q), row.red + x)
-            storeLanes(loadLanes(a.green + x) &+ mulhiDoubling(loadLanes(d.green + x), q), row.green + x)
-            storeLanes(loadLanes(a.blue + x) &+ mulhiDoubling(loadLanes(d.blue + x), q), row.blue + x)
-            x &+= 8
-        }
+        return chakra_base_row(red: a.red, green: a.green, blue: a.blue, stepRed: d.red, stepGreen: d.green, stepBlue: d.blue,
+                               q: Int16(truncatingIfNeeded: k * ((32768 + f / 2) / f)))
     }
 
     /// b − a over `count` pixels (whole groups of eight) as `mulhiDoubling`
@@ -385,24 +419,48 @@ public final class FrameCompositor: @unchecked Sendable {
         }
     }
 
-    /// Blends overlay `k` at screen row y: the vertical interpolation of
-    /// its two grid rows around y, each already expanded to screen pixels
-    /// (`ExpandedRows`), over the row.
-    private func blendOverlay(_ k: Int, _ surface: SurfaceView, opacity: Float, y: Int, frame: FrameToken, width: Int, scratch s: Scratch) {
+    /// Overlay `k` at screen row y as the fused loop blends it: the
+    /// vertical interpolation of its two grid rows around y, each already
+    /// expanded to screen pixels (`ExpandedRows`). False where the overlay
+    /// has nothing on this row.
+    private func overlayRow(_ k: Int, _ surface: SurfaceView, opacity: Float, y: Int, frame: FrameToken, width: Int, scratch s: Scratch,
+                            into target: inout chakra_overlay_row) -> Bool {
         let f = surface.factor
         let relative = y - surface.originY
-        guard relative >= 0 else { return }
+        guard relative >= 0 else { return false }
         let j = relative / f
-        guard j < surface.height else { return }
+        guard j < surface.height else { return false }
         let w = Float(relative - j * f) / Float(f)
         let rows = s.expanded + k
         let a = rows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandRow(surface, j, width: width, into: &$0, scratch: s) }
+        var lo = a.start, hi = a.end
+        var skipLo = a.holeStart, skipHi = a.holeEnd
+        var b = a
+        let mode: Int32
+        let weights: (Int16, Int16)
         if w == 0 {
-            blend(a, weight: opacity, nil, weight: 0, into: s.row)
+            mode = opacity >= 1 ? Int32(CHAKRA_OVER_FULL) : Int32(CHAKRA_OVER_WEIGHTED)
+            weights = (q15(opacity), 0)
         } else {
-            let b = rows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandRow(surface, j + 1, width: width, into: &$0, scratch: s) }
-            blend(a, weight: opacity * (1 - w), b, weight: opacity * w, into: s.row)
+            b = rows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandRow(surface, j + 1, width: width, into: &$0, scratch: s) }
+            mode = Int32(CHAKRA_OVER_TWO_ROWS)
+            weights = (q15(opacity * (1 - w)), q15(opacity * w))
+            if b.start < b.end {
+                if lo < hi {
+                    lo = min(lo, b.start); hi = max(hi, b.end)
+                    skipLo = max(skipLo, b.holeStart); skipHi = min(skipHi, b.holeEnd)
+                } else {
+                    (lo, hi, skipLo, skipHi) = (b.start, b.end, b.holeStart, b.holeEnd)
+                }
+            }
         }
+        guard lo < hi else { return false }
+        if skipLo >= skipHi || skipLo >= hi || skipHi <= lo { (skipLo, skipHi) = (0, 0) }
+        target = chakra_overlay_row(red: a.red, green: a.green, blue: a.blue, alpha: a.alpha,
+                                    nextRed: b.red, nextGreen: b.green, nextBlue: b.blue, nextAlpha: b.alpha,
+                                    weight: weights.0, nextWeight: weights.1, mode: mode,
+                                    start: lo, end: hi, holeStart: skipLo, holeEnd: skipHi)
+        return true
     }
 
     /// Expands grid row j of `surface` (transparent outside the grid) to
@@ -441,78 +499,5 @@ public final class FrameCompositor: @unchecked Sendable {
             expandOverlay(s.gridRow, originX: originX, factor: f, from: right.lowerBound, through: right.upperBound - 1, into: row, cells: s.cells)
             row.clearSpill(after: right.upperBound - 1, before: .max)
         }
-    }
-
-    /// Source-over of `wa`·a + `wb`·b (premultiplied) on the row, in whole
-    /// groups of eight over the union of the rows' extents, skipping groups
-    /// inside both holes (zero there).
-    @inline(__always)
-    private func blend(_ a: ExpandedRow, weight wa: Float, _ b: ExpandedRow?, weight wb: Float, into row: FixedRow) {
-        var lo = a.start, hi = a.end
-        var skipLo = a.holeStart, skipHi = a.holeEnd
-        if let b, b.start < b.end {
-            if lo < hi {
-                lo = min(lo, b.start); hi = max(hi, b.end)
-                skipLo = max(skipLo, b.holeStart); skipHi = min(skipHi, b.holeEnd)
-            } else {
-                (lo, hi, skipLo, skipHi) = (b.start, b.end, b.holeStart, b.holeEnd)
-            }
-        }
-        guard lo < hi else { return }
-        if skipLo >= skipHi || skipLo >= hi || skipHi <= lo {
-            blendGroups(a, wa, b, wb, from: lo, to: hi, into: row)
-        } else {
-            blendGroups(a, wa, b, wb, from: lo, to: max(skipLo, lo), into: row)
-            blendGroups(a, wa, b, wb, from: min(skipHi, hi), to: hi, into: row)
-        }
-    }
-
-    /// Per group: colour = a·wa + b·wb (expanded colour is doubled, so the
-    /// high half of the product is colour·weight at row scale), alpha the
-    /// same, and the row's pixel d times 1 − alpha as d − ⌈d·alpha⌉
-    /// (the high half of 2d times −alpha, which rounds down): a transparent
-    /// pixel leaves d exactly and an opaque one removes it exactly, where
-    /// d·(1 − alpha) with 1 − alpha in Q15 (whose 1 is 32767/32768) would
-    /// lose a unit at each. An overlay at full weight (opacity 1, on a grid
-    /// row) adds its colour unrounded: exact colours stay exact.
-    @inline(__always)
-    private func blendGroups(_ a: ExpandedRow, _ wa: Float, _ b: ExpandedRow?, _ wb: Float, from lo: Int, to hi: Int, into row: FixedRow) {
-        let zero = SIMD8<Int16>()
-        let weightA = q15(wa)
-        var x = lo
-        if let b {
-            let weightB = q15(wb)
-            while x < hi {
-                let negAlpha = zero &- ((mulhi(loadLanes(a.alpha + x), weightA) &+ mulhi(loadLanes(b.alpha + x), weightB)) &<< 1)
-                over(mulhi(loadLanes(a.red + x), weightA) &+ mulhi(loadLanes(b.red + x), weightB), row.red + x, negAlpha)
-                over(mulhi(loadLanes(a.green + x), weightA) &+ mulhi(loadLanes(b.green + x), weightB), row.green + x, negAlpha)
-                over(mulhi(loadLanes(a.blue + x), weightA) &+ mulhi(loadLanes(b.blue + x), weightB), row.blue + x, negAlpha)
-                x &+= 8
-            }
-        } else if wa >= 1 {
-            while x < hi {
-                let negAlpha = zero &- loadLanes(a.alpha + x)
-                over(loadLanes(a.red + x) &>> 1, row.red + x, negAlpha)
-                over(loadLanes(a.green + x) &>> 1, row.green + x, negAlpha)
-                over(loadLanes(a.blue + x) &>> 1, row.blue + x, negAlpha)
-                x &+= 8
-            }
-        } else {
-            while x < hi {
-                let negAlpha = zero &- mulhiEven(loadLanes(a.alpha + x), weightA)
-                over(mulhi(loadLanes(a.red + x), weightA), row.red + x, negAlpha)
-                over(mulhi(loadLanes(a.green + x), weightA), row.green + x, negAlpha)
-                over(mulhi(loadLanes(a.blue + x), weightA), row.blue + x, negAlpha)
-                x &+= 8
-            }
-        }
-    }
-
-    /// One channel of eight row pixels d at `pixels`: colour + d − ⌈d·alpha⌉,
-    /// given −alpha in Q15 (see `blendGroups`).
-    @inline(__always)
-    private func over(_ colour: SIMD8<Int16>, _ pixels: UnsafeMutablePointer<Int16>, _ negAlpha: SIMD8<Int16>) {
-        let d = loadLanes(pixels)
-        storeLanes(colour &+ d &+ mulhiDoubled(d, negAlpha), pixels)
     }
 }

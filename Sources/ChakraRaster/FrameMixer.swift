@@ -36,7 +36,7 @@ public final class FrameMixer: @unchecked Sendable {
         precondition(output.width <= maxWidth)
         // a + (2(b − a)·t) >> 16 on channel bytes at row scale (·64); at
         // amount 1 the frame `to` itself (t tops out at 32767/32768).
-        let t = amount >= 1 ? SIMD8<Int16>(repeating: 0) : q15(amount)
+        let t = SIMD8<Int16>(repeating: amount >= 1 ? 0 : q15(amount))
         let endpoint = amount >= 1
         let width = output.width
         for y in 0..<output.height {

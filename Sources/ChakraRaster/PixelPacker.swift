@@ -67,7 +67,7 @@ public enum PixelPacker {
     }
 
     /// 8-bit channels: (v + b) >> 6, saturated to 0...255 and interleaved
-    /// with 0xFF by `chakra_store_pixels32`. Values a rounding outside
+    /// with 0xFF by `chakra_store_dithered32`. Values a rounding outside
     /// [0, 1] saturate, so the compositor's float rounding needs no clamp.
     static func pack32(_ row: FixedRow, _ count: Int, _ d: SIMD8<Int16>, _ destination: UnsafeMutableRawPointer,
                        redFirst: Bool, streaming requested: Bool) {
@@ -77,14 +77,13 @@ public enum PixelPacker {
         let (first, third) = redFirst ? (row.red, row.blue) : (row.blue, row.red)
         var x = 0
         while x &+ 8 <= count {
-            chakra_store_pixels32((loadLanes(first + x) &+ d) &>> 6, (loadLanes(row.green + x) &+ d) &>> 6,
-                                  (loadLanes(third + x) &+ d) &>> 6, destination + (x &<< 2), streaming)
+            chakra_store_dithered32(loadLanes(first + x), loadLanes(row.green + x), loadLanes(third + x), d, destination + (x &<< 2),
+                                    streaming)
             x &+= 8
         }
         guard x < count else { return }
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8) { tail in
-            chakra_store_pixels32((loadLanes(first + x) &+ d) &>> 6, (loadLanes(row.green + x) &+ d) &>> 6,
-                                  (loadLanes(third + x) &+ d) &>> 6, tail.baseAddress!, 0)
+            chakra_store_dithered32(loadLanes(first + x), loadLanes(row.green + x), loadLanes(third + x), d, tail.baseAddress!, 0)
             (destination + 4 * x).copyMemory(from: tail.baseAddress!, byteCount: 4 * (count - x))
         }
     }

@@ -95,7 +95,7 @@ def demangled(names):
     return dict(zip(names, lines)) if result.returncode == 0 and len(lines) == len(names) else {name: name for name in names}
 
 
-def profile(library, binary, arguments, root, top=25):
+def profile(qemu, library, binary, arguments, root, top=25):
     """Prints a frame's instructions per function and the hottest blocks."""
     import tempfile
     fixed = ["--threads", "1", "--format", "XRGB8888"]
@@ -103,7 +103,7 @@ def profile(library, binary, arguments, root, top=25):
         runs = {}
         for frames in (40, 10):
             path = os.path.join(directory, f"{frames}.txt")
-            count("qemu-aarch64", library, binary, arguments + fixed + ["--frames", str(frames)], root, path)
+            count(qemu, library, binary, arguments + fixed + ["--frames", str(frames)], root, path)
             runs[frames] = blocks(path)
     per_block = {}
     for address in set(runs[40]) | set(runs[10]):
@@ -143,8 +143,8 @@ def budgets(path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--amd64", help="the x86-64 chakrad (not with --budget)")
-    parser.add_argument("--arm64", required=True, help="the aarch64 chakrad")
-    parser.add_argument("--sysroot", required=True, help="the arm64 root its libraries are in (qemu -L)")
+    parser.add_argument("--arm64", help="the aarch64 chakrad")
+    parser.add_argument("--sysroot", help="the arm64 root its libraries are in (qemu -L)")
     parser.add_argument("--size", action="append", help="sizes (default 800x480 and 1920x1080)")
     parser.add_argument("--scene", action="append", choices=list(SCENES), help="scenes (default all)")
     parser.add_argument("--build", default=os.path.join(HERE, "..", "..", ".build-insn"), help="where the plugin is built")
@@ -152,14 +152,20 @@ def main():
     parser.add_argument("--fps", type=float, default=60)
     parser.add_argument("--ghz", type=float, default=1.5, help="the A72's clock (Raspberry Pi 4: 1.5)")
     parser.add_argument("--ipc", type=float, default=1.5, help="instructions a cycle assumed on the A72")
-    parser.add_argument("--profile", action="store_true", help="aarch64 only: a frame's instructions per function and block")
+    parser.add_argument("--profile", action="store_true",
+                        help="a frame's instructions per function and block, of --arm64 (with --sysroot) or else --amd64")
     options = parser.parse_args()
     if options.profile:
+        if not (options.arm64 and options.sysroot) and not options.amd64:
+            parser.error("--profile needs --arm64 and --sysroot, or --amd64")
         library = plugin(os.path.abspath(options.build))
+        qemu, binary, root = ("qemu-aarch64", options.arm64, options.sysroot) if options.arm64 else ("qemu-x86_64", options.amd64, None)
         for scene in options.scene or ["heart"]:
             for size in options.size or ["800x480"]:
-                profile(library, os.path.abspath(options.arm64), SCENES[scene] + ["--size", size], options.sysroot)
+                profile(qemu, library, os.path.abspath(binary), SCENES[scene] + ["--size", size], root)
         return 0
+    if not options.arm64 or not options.sysroot:
+        parser.error("give --arm64 and --sysroot")
     if bool(options.amd64) == bool(options.budget):
         parser.error("give --amd64 (the table beside x86-64) or --budget (the check), not both")
 

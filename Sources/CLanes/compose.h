@@ -1,0 +1,236 @@
+// The final pass's inner loop, fused: for each group of eight pixels of an
+// output row, the base's vertical interpolation, every overlay that covers
+// the group blended over it, and the dithered pack into the output, with
+// the colour held in registers from first to last. Run as three passes
+// (base, each blend, pack), every pass loaded and stored the fixed-point
+// row again and paid its own loop; fused, a group costs its arithmetic and
+// its loads of the layers' rows, little more.
+//
+// A row is cut into spans by the overlays' extents (and their holes): in a
+// span the set of overlays covering it is fixed, so the loop over a span
+// knows its overlays before it starts. The arithmetic is the compositor's,
+// lane for lane (FrameCompositor documents it): frames are the same bytes
+// as composing pass by pass.
+//
+// Loops index every array with one byte offset kept opaque to the
+// optimiser (`CHAKRA_OFFSET`): left to itself, LLVM's loop strength
+// reduction gives each array its own pointer and advances each, one add
+// per array per group, where a register-offset load needs none.
+#ifndef CHAKRA_COMPOSE_H
+#define CHAKRA_COMPOSE_H
+
+#include "shim.h"
+
+/// How an overlay row is blended: one grid row at full weight (opacity 1,
+/// on a grid row), one grid row at a weight, or two grid rows weighted.
+enum { CHAKRA_OVER_FULL = 0, CHAKRA_OVER_WEIGHTED = 1, CHAKRA_OVER_TWO_ROWS = 2 };
+
+/// One overlay at one output row: its expanded grid rows (colour at twice
+/// the row's scale, alpha in Q15), their weights in Q15, and the groups of
+/// eight that may hold colour, [start, end) less [holeStart, holeEnd) (all
+/// multiples of eight; the hole is empty when holeStart ≥ holeEnd).
+typedef struct {
+    const int16_t *red, *green, *blue, *alpha;
+    const int16_t *nextRed, *nextGreen, *nextBlue, *nextAlpha;
+    int16_t weight, nextWeight;
+    int32_t mode;
+    long start, end, holeStart, holeEnd;
+} chakra_overlay_row;
+
+/// The base at one output row: its grid row expanded, and the step to the
+/// next in `chakra_doubling` form with the fraction q (q = 0 and the step
+/// any readable row: the grid row itself).
+typedef struct {
+    const int16_t *red, *green, *blue;
+    const int16_t *stepRed, *stepGreen, *stepBlue;
+    int16_t q;
+} chakra_base_row;
+
+/// Where a composed row goes: 32-bit pixels (first, second, third byte as
+/// `chakra_store_pixels32`; `redFirst` 0 for XRGB8888, 1 for XBGR8888)
+/// dithered by `dither` (the Bayer indices of the row), streamed when
+/// `stream`; or, for the other formats, back into a fixed-point row
+/// (`pixels` NULL) that `PixelPacker` packs.
+typedef struct {
+    void *pixels;
+    int16_t *red, *green, *blue;
+    chakra_i16x8 dither;
+    int32_t redFirst;
+    int32_t stream;
+} chakra_row_output;
+
+#define CHAKRA_OFFSET(o) __asm__("" : "+r"(o))
+#define CHAKRA_AT(p, o) (*(const chakra_i16x8 *)((const char *)(p) + (o)))
+
+typedef struct {
+    chakra_i16x8 r, g, b;
+} chakra_rgb8;
+
+__attribute__((always_inline)) static inline chakra_rgb8 chakra_base_at(const chakra_base_row *base, chakra_i16x8 q, long o) {
+    chakra_rgb8 c = {
+        CHAKRA_AT(base->red, o) + chakra_mulhi_doubling(CHAKRA_AT(base->stepRed, o), q),
+        CHAKRA_AT(base->green, o) + chakra_mulhi_doubling(CHAKRA_AT(base->stepGreen, o), q),
+        CHAKRA_AT(base->blue, o) + chakra_mulhi_doubling(CHAKRA_AT(base->stepBlue, o), q),
+    };
+    return c;
+}
+
+/// Source-over of one overlay on the group at byte offset o. `mode` is a
+/// constant where the caller knows it, and the branches fold.
+__attribute__((always_inline)) static inline void chakra_over_at(const chakra_overlay_row *v, int mode, chakra_i16x8 wa, chakra_i16x8 wb,
+                                                                 long o, chakra_rgb8 *c) {
+    const chakra_i16x8 zero = 0;
+    chakra_i16x8 negAlpha, red, green, blue;
+    if (mode == CHAKRA_OVER_TWO_ROWS) {
+        negAlpha = zero - ((chakra_mulhi(CHAKRA_AT(v->alpha, o), wa) + chakra_mulhi(CHAKRA_AT(v->nextAlpha, o), wb)) << 1);
+        red = chakra_mulhi(CHAKRA_AT(v->red, o), wa) + chakra_mulhi(CHAKRA_AT(v->nextRed, o), wb);
+        green = chakra_mulhi(CHAKRA_AT(v->green, o), wa) + chakra_mulhi(CHAKRA_AT(v->nextGreen, o), wb);
+        blue = chakra_mulhi(CHAKRA_AT(v->blue, o), wa) + chakra_mulhi(CHAKRA_AT(v->nextBlue, o), wb);
+    } else if (mode == CHAKRA_OVER_FULL) {
+        negAlpha = zero - CHAKRA_AT(v->alpha, o);
+        red = CHAKRA_AT(v->red, o) >> 1;
+        green = CHAKRA_AT(v->green, o) >> 1;
+        blue = CHAKRA_AT(v->blue, o) >> 1;
+    } else {
+        negAlpha = zero - chakra_mulhi_even(CHAKRA_AT(v->alpha, o), wa);
+        red = chakra_mulhi(CHAKRA_AT(v->red, o), wa);
+        green = chakra_mulhi(CHAKRA_AT(v->green, o), wa);
+        blue = chakra_mulhi(CHAKRA_AT(v->blue, o), wa);
+    }
+    c->r = red + c->r + chakra_mulhi_doubled(c->r, negAlpha);
+    c->g = green + c->g + chakra_mulhi_doubled(c->g, negAlpha);
+    c->b = blue + c->b + chakra_mulhi_doubled(c->b, negAlpha);
+}
+
+/// The composed group at byte offset o (pixel o / 2) to the output:
+/// `packed` and `stream` are constants where the caller knows them. Red
+/// goes third (XRGB8888); for XBGR8888 the caller swaps red and blue in
+/// every input instead.
+__attribute__((always_inline)) static inline void chakra_emit_at(const chakra_row_output *out, int packed, int stream, long o,
+                                                                 chakra_rgb8 c) {
+    if (packed) {
+        chakra_store_dithered32(c.b, c.g, c.r, out->dither, (char *)out->pixels + 2 * o, stream);
+    } else {
+        memcpy((char *)out->red + o, &c.r, 16);
+        memcpy((char *)out->green + o, &c.g, 16);
+        memcpy((char *)out->blue + o, &c.b, 16);
+    }
+}
+
+/// Groups [lo, hi) (byte offsets) with `count` overlays, `active`, over
+/// every group. One overlay, the common case (the glow over most of the
+/// heart), gets a loop of its own per mode.
+__attribute__((always_inline)) static inline void chakra_compose_span(const chakra_base_row *baseRow, const chakra_overlay_row *const *active,
+                                                                      int count, const chakra_row_output *output, int packed, int stream,
+                                                                      long lo, long hi) {
+    // Copies the stores cannot alias: their fields stay in registers.
+    const chakra_base_row base_ = *baseRow, *base = &base_;
+    const chakra_row_output out_ = *output, *out = &out_;
+    const chakra_i16x8 q = base->q;
+    if (count == 0) {
+        for (long o = lo; o < hi; o += 16) {
+            CHAKRA_OFFSET(o);
+            chakra_emit_at(out, packed, stream, o, chakra_base_at(base, q, o));
+        }
+    } else if (count == 1) {
+        const chakra_overlay_row v = *active[0];
+        const chakra_i16x8 wa = v.weight, wb = v.nextWeight;
+        switch (v.mode) {
+#define CHAKRA_ONE_OVERLAY(MODE)                                                                                      \
+    case MODE:                                                                                                        \
+        for (long o = lo; o < hi; o += 16) {                                                                          \
+            CHAKRA_OFFSET(o);                                                                                         \
+            chakra_rgb8 c = chakra_base_at(base, q, o);                                                               \
+            chakra_over_at(&v, MODE, wa, wb, o, &c);                                                                  \
+            chakra_emit_at(out, packed, stream, o, c);                                                                \
+        }                                                                                                             \
+        break;
+            CHAKRA_ONE_OVERLAY(CHAKRA_OVER_FULL)
+            CHAKRA_ONE_OVERLAY(CHAKRA_OVER_WEIGHTED)
+            CHAKRA_ONE_OVERLAY(CHAKRA_OVER_TWO_ROWS)
+#undef CHAKRA_ONE_OVERLAY
+        }
+    } else {
+        for (long o = lo; o < hi; o += 16) {
+            CHAKRA_OFFSET(o);
+            chakra_rgb8 c = chakra_base_at(base, q, o);
+            for (int k = 0; k < count; k++) {
+                const chakra_overlay_row *v = active[k];
+                chakra_over_at(v, v->mode, v->weight, v->nextWeight, o, &c);
+            }
+            chakra_emit_at(out, packed, stream, o, c);
+        }
+    }
+}
+
+/// Composes pixels [0, width) of one output row: the base, then
+/// `overlays[0..<count]` in order, then the output. Rows are padded
+/// (FixedRow), so every group of eight is read whole; only the packed
+/// output's last group is cut to `width`. `overlays`, `edges` (4·count + 2
+/// entries) and `active` (count) are the caller's scratch for this row: for
+/// XBGR8888 output the overlays' red and blue are swapped in place.
+static inline void chakra_compose_row(const chakra_base_row *baseRow, chakra_overlay_row *overlays, int count,
+                                      const chakra_row_output *out, long width, long *edges,
+                                      const chakra_overlay_row **active) {
+    chakra_base_row swapped = *baseRow;
+    const chakra_base_row *base = &swapped;
+    if (out->pixels != NULL && out->redFirst) {
+        const int16_t *t;
+        t = swapped.red, swapped.red = swapped.blue, swapped.blue = t;
+        t = swapped.stepRed, swapped.stepRed = swapped.stepBlue, swapped.stepBlue = t;
+        for (int k = 0; k < count; k++) {
+            chakra_overlay_row *v = &overlays[k];
+            t = v->red, v->red = v->blue, v->blue = t;
+            t = v->nextRed, v->nextRed = v->nextBlue, v->nextBlue = t;
+        }
+    }
+    // Span edges: 0, the end of the row's groups, each overlay's extent
+    // and hole, clipped to the row; sorted (a few dozen at most).
+    long whole = width & ~7L, groups = (width + 7) & ~7L;
+    int n = 0;
+    edges[n++] = 0;
+    edges[n++] = groups;
+    for (int k = 0; k < count; k++) {
+        const chakra_overlay_row *v = &overlays[k];
+        edges[n++] = v->start;
+        edges[n++] = v->end;
+        if (v->holeStart < v->holeEnd) {
+            edges[n++] = v->holeStart;
+            edges[n++] = v->holeEnd;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        long e = edges[i] < 0 ? 0 : edges[i] > groups ? groups : edges[i];
+        int j = i;
+        for (; j > 0 && edges[j - 1] > e; j--) edges[j] = edges[j - 1];
+        edges[j] = e;
+    }
+    const int packed = out->pixels != NULL;
+    for (int s = 0; s + 1 < n; s++) {
+        long lo = edges[s], hi = edges[s + 1];
+        if (lo >= hi) continue;
+        int m = 0;
+        for (int k = 0; k < count; k++) {
+            const chakra_overlay_row *v = &overlays[k];
+            int inHole = v->holeStart < v->holeEnd && lo >= v->holeStart && lo < v->holeEnd;
+            if (lo >= v->start && lo < v->end && !inHole) active[m++] = v;
+        }
+        // The packed output's partial last group goes through a buffer.
+        long cut = packed && hi > whole ? whole : hi;
+        if (lo < cut) {
+            if (!packed) chakra_compose_span(base, active, m, out, 0, 0, 2 * lo, 2 * cut);
+            else if (out->stream) chakra_compose_span(base, active, m, out, 1, 1, 2 * lo, 2 * cut);
+            else chakra_compose_span(base, active, m, out, 1, 0, 2 * lo, 2 * cut);
+        }
+        if (cut < hi) {
+            uint32_t tail[8] __attribute__((aligned(16)));
+            chakra_row_output buffered = *out;
+            buffered.pixels = (char *)tail - 4 * whole;
+            buffered.stream = 0;
+            chakra_compose_span(base, active, m, &buffered, 1, 0, 2 * whole, 2 * hi);
+            memcpy((char *)out->pixels + 4 * whole, tail, 4 * (width - whole));
+        }
+    }
+}
+
+#endif
