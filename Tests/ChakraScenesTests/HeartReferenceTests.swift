@@ -33,6 +33,28 @@ struct HeartReferenceTests {
         #expect(difference.smoothedMax < 12, "max of smoothed |Δ| \(difference.smoothedMax)")
     }
 
+    /// Landscape, where u = 720/390 and the full-screen layers (fractions of
+    /// W, H) and the focal elements (dw, dh, u) no longer scale alike, at the
+    /// first frame (issue 31, item 2). The browser's frame frozen at
+    /// currentTime exactly 0 (its other raster path for the paused mist
+    /// rotation, tools/reference/README.md) was 2.0 levels off on average
+    /// and fails this test; the one at 0.01 ms is 1.0 off, as near as t ≥ 0.3.
+    @Test("landscape first frame matches the Chromium reference (1280×720, t = 0)")
+    func matchesLandscapeFirstFrame() throws {
+        let reference = try PNGImage.read(from: TestFiles.resource("heart-ref-1280x720-t0.0.png"))
+        #expect(reference.width == 1280 && reference.height == 720)
+        let frame = renderRGB(HeartScene(width: 1280, height: 720), time: 0)
+        let difference = ImageDifference(frame, reference)
+        if difference.meanAbsolute > 1.5 || difference.smoothedP99 > 6 || difference.smoothedMax > 12 {
+            let base = TestFiles.artifacts.appendingPathComponent("heart-1280x720-t0.0")
+            try? PNGImage.write(frame, to: base.path + "-ours.png")
+            try? PNGImage.write(ImageDifference.visualization(frame, reference), to: base.path + "-diff.png")
+        }
+        #expect(difference.meanAbsolute < 1.5, "mean |Δ| \(difference.meanAbsolute)")
+        #expect(difference.smoothedP99 < 6, "p99 of smoothed |Δ| \(difference.smoothedP99)")
+        #expect(difference.smoothedMax < 12, "max of smoothed |Δ| \(difference.smoothedMax)")
+    }
+
     @Test("a wrong frame is caught: the reference at another time differs")
     func comparisonCanFail() throws {
         // t = 0.3 shows the bright pulse ring, t = 12.5 does not.

@@ -6,7 +6,7 @@
 #   --scene  defaults to heart (so the old usage keeps working)
 #   --size   defaults to 390x844
 #   OUT_DIR  defaults to Tests/ChakraScenesTests/Resources
-#   T        defaults per scene: heart 0.3 1.0 2.0 7.25 12.5 30.0
+#   T        defaults per scene: heart 0.0 0.3 1.0 2.0 7.25 12.5 30.0
 #                                drift 0.0 1.3 2.6 5.0 7.75 16.2
 # Output: OUT_DIR/<scene>-ref-<W>x<H>-t<T>.png (T exactly as given on the command line)
 set -euo pipefail
@@ -26,7 +26,7 @@ while [ "$#" -gt 0 ]; do
   esac
 done
 case "$SCENE" in
-  heart) DEFAULT_TIMES=(0.3 1.0 2.0 7.25 12.5 30.0) ;;
+  heart) DEFAULT_TIMES=(0.0 0.3 1.0 2.0 7.25 12.5 30.0) ;;
   drift) DEFAULT_TIMES=(0.0 1.3 2.6 5.0 7.75 16.2) ;;
   *) echo "unknown scene: $SCENE (heart|drift)" >&2; exit 2 ;;
 esac
