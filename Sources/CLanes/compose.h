@@ -38,8 +38,8 @@ typedef struct {
 } chakra_overlay_row;
 
 /// The base at one output row: its grid row expanded, and the step to the
-/// next in `chakra_doubling` form with the fraction q (q = 0 and the step
-/// any readable row: the grid row itself).
+/// next in `chakra_doubling` form with the fraction q (q = 0: the grid row
+/// alone, the step not read).
 typedef struct {
     const int16_t *red, *green, *blue;
     const int16_t *stepRed, *stepGreen, *stepBlue;
@@ -66,7 +66,13 @@ typedef struct {
     chakra_i16x8 r, g, b;
 } chakra_rgb8;
 
-__attribute__((always_inline)) static inline chakra_rgb8 chakra_base_at(const chakra_base_row *base, chakra_i16x8 q, long o) {
+/// The base's group at byte offset o; `stepped` 0 (a constant) where q is
+/// 0: a grid row, or a row composed before (sharp content).
+__attribute__((always_inline)) static inline chakra_rgb8 chakra_base_at(const chakra_base_row *base, int stepped, chakra_i16x8 q, long o) {
+    if (!stepped) {
+        chakra_rgb8 plain = {CHAKRA_AT(base->red, o), CHAKRA_AT(base->green, o), CHAKRA_AT(base->blue, o)};
+        return plain;
+    }
     chakra_rgb8 c = {
         CHAKRA_AT(base->red, o) + chakra_mulhi_doubling(CHAKRA_AT(base->stepRed, o), q),
         CHAKRA_AT(base->green, o) + chakra_mulhi_doubling(CHAKRA_AT(base->stepGreen, o), q),
@@ -122,7 +128,7 @@ __attribute__((always_inline)) static inline void chakra_emit_at(const chakra_ro
 /// heart), gets a loop of its own per mode.
 __attribute__((always_inline)) static inline void chakra_compose_span(const chakra_base_row *baseRow, const chakra_overlay_row *const *active,
                                                                       int count, const chakra_row_output *output, int packed, int stream,
-                                                                      long lo, long hi) {
+                                                                      int stepped, long lo, long hi) {
     // Copies the stores cannot alias: their fields stay in registers.
     const chakra_base_row base_ = *baseRow, *base = &base_;
     const chakra_row_output out_ = *output, *out = &out_;
@@ -130,7 +136,7 @@ __attribute__((always_inline)) static inline void chakra_compose_span(const chak
     if (count == 0) {
         for (long o = lo; o < hi; o += 16) {
             CHAKRA_OFFSET(o);
-            chakra_emit_at(out, packed, stream, o, chakra_base_at(base, q, o));
+            chakra_emit_at(out, packed, stream, o, chakra_base_at(base, stepped, q, o));
         }
     } else if (count == 1) {
         const chakra_overlay_row v = *active[0];
@@ -140,7 +146,7 @@ __attribute__((always_inline)) static inline void chakra_compose_span(const chak
     case MODE:                                                                                                        \
         for (long o = lo; o < hi; o += 16) {                                                                          \
             CHAKRA_OFFSET(o);                                                                                         \
-            chakra_rgb8 c = chakra_base_at(base, q, o);                                                               \
+            chakra_rgb8 c = chakra_base_at(base, stepped, q, o);                                                               \
             chakra_over_at(&v, MODE, wa, wb, o, &c);                                                                  \
             chakra_emit_at(out, packed, stream, o, c);                                                                \
         }                                                                                                             \
@@ -153,7 +159,7 @@ __attribute__((always_inline)) static inline void chakra_compose_span(const chak
     } else {
         for (long o = lo; o < hi; o += 16) {
             CHAKRA_OFFSET(o);
-            chakra_rgb8 c = chakra_base_at(base, q, o);
+            chakra_rgb8 c = chakra_base_at(base, stepped, q, o);
             for (int k = 0; k < count; k++) {
                 const chakra_overlay_row *v = active[k];
                 chakra_over_at(v, v->mode, v->weight, v->nextWeight, o, &c);
@@ -162,6 +168,22 @@ __attribute__((always_inline)) static inline void chakra_compose_span(const chak
         }
     }
 }
+
+/// The span loops, one function per output kind: as one function, the
+/// register allocator kept loop invariants on the stack and reloaded them
+/// every group (x86-64 has 16 registers for all the loops' pointers).
+#define CHAKRA_SPAN_VARIANT(NAME, PACKED, STREAM, STEPPED)                                                            \
+    __attribute__((noinline)) static void NAME(const chakra_base_row *base, const chakra_overlay_row *const *active,   \
+                                               int count, const chakra_row_output *out, long lo, long hi) {            \
+        chakra_compose_span(base, active, count, out, PACKED, STREAM, STEPPED, lo, hi);                               \
+    }
+CHAKRA_SPAN_VARIANT(chakra_span_row_stepped, 0, 0, 1)
+CHAKRA_SPAN_VARIANT(chakra_span_row, 0, 0, 0)
+CHAKRA_SPAN_VARIANT(chakra_span_streamed_stepped, 1, 1, 1)
+CHAKRA_SPAN_VARIANT(chakra_span_streamed, 1, 1, 0)
+CHAKRA_SPAN_VARIANT(chakra_span_packed_stepped, 1, 0, 1)
+CHAKRA_SPAN_VARIANT(chakra_span_packed, 1, 0, 0)
+#undef CHAKRA_SPAN_VARIANT
 
 /// Composes pixels [0, width) of one output row: the base, then
 /// `overlays[0..<count]` in order, then the output. Rows are padded
@@ -205,7 +227,7 @@ static inline void chakra_compose_row(const chakra_base_row *baseRow, chakra_ove
         for (; j > 0 && edges[j - 1] > e; j--) edges[j] = edges[j - 1];
         edges[j] = e;
     }
-    const int packed = out->pixels != NULL;
+    const int packed = out->pixels != NULL, stepped = base->q != 0;
     for (int s = 0; s + 1 < n; s++) {
         long lo = edges[s], hi = edges[s + 1];
         if (lo >= hi) continue;
@@ -218,16 +240,20 @@ static inline void chakra_compose_row(const chakra_base_row *baseRow, chakra_ove
         // The packed output's partial last group goes through a buffer.
         long cut = packed && hi > whole ? whole : hi;
         if (lo < cut) {
-            if (!packed) chakra_compose_span(base, active, m, out, 0, 0, 2 * lo, 2 * cut);
-            else if (out->stream) chakra_compose_span(base, active, m, out, 1, 1, 2 * lo, 2 * cut);
-            else chakra_compose_span(base, active, m, out, 1, 0, 2 * lo, 2 * cut);
+            // Each case a loop of its own, its constants folded.
+            if (!packed && stepped) chakra_span_row_stepped(base, active, m, out, 2 * lo, 2 * cut);
+            else if (!packed) chakra_span_row(base, active, m, out, 2 * lo, 2 * cut);
+            else if (out->stream && stepped) chakra_span_streamed_stepped(base, active, m, out, 2 * lo, 2 * cut);
+            else if (out->stream) chakra_span_streamed(base, active, m, out, 2 * lo, 2 * cut);
+            else if (stepped) chakra_span_packed_stepped(base, active, m, out, 2 * lo, 2 * cut);
+            else chakra_span_packed(base, active, m, out, 2 * lo, 2 * cut);
         }
         if (cut < hi) {
             uint32_t tail[8] __attribute__((aligned(16)));
             chakra_row_output buffered = *out;
             buffered.pixels = (char *)tail - 4 * whole;
             buffered.stream = 0;
-            chakra_compose_span(base, active, m, &buffered, 1, 0, 2 * whole, 2 * hi);
+            chakra_span_packed_stepped(base, active, m, &buffered, 2 * whole, 2 * hi);
             memcpy((char *)out->pixels + 4 * whole, tail, 4 * (width - whole));
         }
     }
