@@ -29,15 +29,7 @@ struct DriftReferenceTests {
         let reference = try PNGImage.read(from: TestFiles.resource("drift-ref-390x844-t\(time).png"))
         #expect(reference.width == 390 && reference.height == 844)
         let frame = renderRGB(Self.scene, time: Double(time)!)
-        let difference = ImageDifference(frame, reference)
-        if difference.meanAbsolute > 1 || difference.smoothedP99 > 4.5 || difference.smoothedMax > 8 {
-            let base = TestFiles.artifacts.appendingPathComponent("drift-t\(time)")
-            try? PNGImage.write(frame, to: base.path + "-ours.png")
-            try? PNGImage.write(ImageDifference.visualization(frame, reference), to: base.path + "-diff.png")
-        }
-        #expect(difference.meanAbsolute < 1, "mean |Δ| \(difference.meanAbsolute)")
-        #expect(difference.smoothedP99 < 4.5, "p99 of smoothed |Δ| \(difference.smoothedP99)")
-        #expect(difference.smoothedMax < 8, "max of smoothed |Δ| \(difference.smoothedMax)")
+        expectMatches(frame, reference, within: ReferenceLimits(mean: 1, smoothedP99: 4.5, smoothedMax: 8), name: "drift-t\(time)")
     }
 
     @Test("a wrong frame is caught: the reference at another time differs")

@@ -16,21 +16,14 @@ import Testing
 @Suite("Heart matches the browser rendering of its CSS", .serialized)
 struct HeartReferenceTests {
     static let scene = HeartScene(width: 390, height: 844)
+    static let limits = ReferenceLimits(mean: 1.5, smoothedP99: 6, smoothedMax: 12)
 
     @Test("frame matches the Chromium reference", arguments: ["0.0", "0.3", "1.0", "2.0", "7.25", "12.5", "30.0"])
     func matchesReference(time: String) throws {
         let reference = try PNGImage.read(from: TestFiles.resource("heart-ref-390x844-t\(time).png"))
         #expect(reference.width == 390 && reference.height == 844)
         let frame = renderRGB(Self.scene, time: Double(time)!)
-        let difference = ImageDifference(frame, reference)
-        if difference.meanAbsolute > 1.5 || difference.smoothedP99 > 6 || difference.smoothedMax > 12 {
-            let base = TestFiles.artifacts.appendingPathComponent("heart-t\(time)")
-            try? PNGImage.write(frame, to: base.path + "-ours.png")
-            try? PNGImage.write(ImageDifference.visualization(frame, reference), to: base.path + "-diff.png")
-        }
-        #expect(difference.meanAbsolute < 1.5, "mean |Δ| \(difference.meanAbsolute)")
-        #expect(difference.smoothedP99 < 6, "p99 of smoothed |Δ| \(difference.smoothedP99)")
-        #expect(difference.smoothedMax < 12, "max of smoothed |Δ| \(difference.smoothedMax)")
+        expectMatches(frame, reference, within: Self.limits, name: "heart-t\(time)")
     }
 
     /// Landscape, where u = 720/390 and the full-screen layers (fractions of
@@ -44,15 +37,7 @@ struct HeartReferenceTests {
         let reference = try PNGImage.read(from: TestFiles.resource("heart-ref-1280x720-t0.0.png"))
         #expect(reference.width == 1280 && reference.height == 720)
         let frame = renderRGB(HeartScene(width: 1280, height: 720), time: 0)
-        let difference = ImageDifference(frame, reference)
-        if difference.meanAbsolute > 1.5 || difference.smoothedP99 > 6 || difference.smoothedMax > 12 {
-            let base = TestFiles.artifacts.appendingPathComponent("heart-1280x720-t0.0")
-            try? PNGImage.write(frame, to: base.path + "-ours.png")
-            try? PNGImage.write(ImageDifference.visualization(frame, reference), to: base.path + "-diff.png")
-        }
-        #expect(difference.meanAbsolute < 1.5, "mean |Δ| \(difference.meanAbsolute)")
-        #expect(difference.smoothedP99 < 6, "p99 of smoothed |Δ| \(difference.smoothedP99)")
-        #expect(difference.smoothedMax < 12, "max of smoothed |Δ| \(difference.smoothedMax)")
+        expectMatches(frame, reference, within: Self.limits, name: "heart-1280x720-t0.0")
     }
 
     @Test("a wrong frame is caught: the reference at another time differs")

@@ -2,6 +2,7 @@ import ChakraPNG
 import ChakraRaster
 import ChakraScenes
 import Foundation
+import Testing
 
 /// Files beside the tests (not SwiftPM resources: plain paths keep them
 /// readable by other tools too).
@@ -21,6 +22,26 @@ func renderRGB(_ scene: Scene, time: Double) -> PNGImage.RGB {
     let frame = FrameBuffer(width: scene.width, height: scene.height, format: .bgr888)
     scene.render(time: time, into: frame.pixels)
     return PNGImage.RGB(width: scene.width, height: scene.height, bytes: frame.rgbBytes())
+}
+
+/// Limits of a comparison with a Chromium reference (`ImageDifference`).
+struct ReferenceLimits {
+    var mean: Double, smoothedP99: Double, smoothedMax: Double
+}
+
+/// Expects `frame` within `limits` of `reference`; a frame outside them
+/// leaves itself and a difference image in the artifacts as `name`.
+func expectMatches(_ frame: PNGImage.RGB, _ reference: PNGImage.RGB, within limits: ReferenceLimits, name: String,
+                   sourceLocation: SourceLocation = #_sourceLocation) {
+    let difference = ImageDifference(frame, reference)
+    if difference.meanAbsolute > limits.mean || difference.smoothedP99 > limits.smoothedP99 || difference.smoothedMax > limits.smoothedMax {
+        let base = TestFiles.artifacts.appendingPathComponent(name)
+        try? PNGImage.write(frame, to: base.path + "-ours.png")
+        try? PNGImage.write(ImageDifference.visualization(frame, reference), to: base.path + "-diff.png")
+    }
+    #expect(difference.meanAbsolute < limits.mean, "mean |Δ| \(difference.meanAbsolute)", sourceLocation: sourceLocation)
+    #expect(difference.smoothedP99 < limits.smoothedP99, "p99 of smoothed |Δ| \(difference.smoothedP99)", sourceLocation: sourceLocation)
+    #expect(difference.smoothedMax < limits.smoothedMax, "max of smoothed |Δ| \(difference.smoothedMax)", sourceLocation: sourceLocation)
 }
 
 /// Per-channel image statistics used to compare a frame with a reference.
