@@ -24,8 +24,9 @@ counts aarch64 only and fails when a scene costs more than FILE allows
 that the arm64 frame does not grow unnoticed.
 
     count.py --arm64 CHAKRAD --sysroot ROOT --profile [--scene NAME] [--size WxH]
+    count.py --amd64 CHAKRAD --profile [--scene NAME] [--size WxH]
 
-where a frame's aarch64 instructions go: the same two runs with the
+where a frame's aarch64 (or x86-64) instructions go: the same two runs with the
 plugin's per-block counts, summed per function (the binary's symbols,
 demangled by swift-demangle when it is on PATH) and per block, the
 difference over 30: each function's and the hottest blocks' instructions
