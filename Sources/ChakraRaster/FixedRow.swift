@@ -82,33 +82,20 @@ func loadLanes(_ pointer: UnsafeMutablePointer<Int16>) -> SIMD8<Int16> {
     UnsafeRawPointer(pointer).load(as: SIMD8<Int16>.self)
 }
 
-/// Eight lanes at `pointer`, which need not be aligned.
-@inline(__always)
-func loadAnyLanes(_ pointer: UnsafeMutablePointer<Int16>) -> SIMD8<Int16> {
-    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Int16>.self)
-}
-
 /// Stores eight lanes at `pointer`, which need not be aligned.
 @inline(__always)
 func storeLanes(_ value: SIMD8<Int16>, _ pointer: UnsafeMutablePointer<Int16>) {
     UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Int16>.self)
 }
 
-/// (a·b) >> 16 per lane (the product in 32 bits): with b a Q15 weight
-/// (32767 ≈ 1), half of a·weight. SSE2's pmulhw, NEON's sqdmulh and a
-/// shift (b above −32768: CLanes).
-@inline(__always)
-func mulhi(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
-    chakra_mulhi(a, b)
-}
-
-/// mulhi(2a, b) (2a within 16 bits): NEON's sqdmulh alone.
+/// `chakra_mulhi`(2a, b), (a·b) >> 15 (2a within 16 bits): NEON's
+/// sqdmulh alone.
 @inline(__always)
 func mulhiDoubled(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
     chakra_mulhi_doubled(a, b)
 }
 
-/// mulhi(a, b) << 1.
+/// `chakra_mulhi`(a, b) << 1.
 @inline(__always)
 func mulhiEven(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
     chakra_mulhi_even(a, b)
