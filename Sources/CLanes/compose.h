@@ -25,6 +25,11 @@
 /// on a grid row), one grid row at a weight, or two grid rows weighted.
 enum { CHAKRA_OVER_FULL = 0, CHAKRA_OVER_WEIGHTED = 1, CHAKRA_OVER_TWO_ROWS = 2 };
 
+/// Where an overlay stands to the base the row is given (see
+/// `chakra_compose_row`): over it, folded into it (blended only where an
+/// overlay under it is), or under a folded one.
+enum { CHAKRA_ROLE_OVER = 0, CHAKRA_ROLE_FOLDED = 1, CHAKRA_ROLE_UNDER = 2 };
+
 /// One overlay at one output row: its expanded grid rows (colour at twice
 /// the row's scale, alpha in Q15), their weights in Q15, and the groups of
 /// eight that may hold colour, [start, end) less [holeStart, holeEnd) (all
@@ -34,6 +39,7 @@ typedef struct {
     const int16_t *nextRed, *nextGreen, *nextBlue, *nextAlpha;
     int16_t weight, nextWeight;
     int32_t mode;
+    int32_t role;
     long start, end, holeStart, holeEnd;
 } chakra_overlay_row;
 
@@ -185,21 +191,34 @@ CHAKRA_SPAN_VARIANT(chakra_span_packed_stepped, 1, 0, 1)
 CHAKRA_SPAN_VARIANT(chakra_span_packed, 1, 0, 0)
 #undef CHAKRA_SPAN_VARIANT
 
+static inline void chakra_swap_base(chakra_base_row *base) {
+    const int16_t *t;
+    t = base->red, base->red = base->blue, base->blue = t;
+    t = base->stepRed, base->stepRed = base->stepBlue, base->stepBlue = t;
+}
+
 /// Composes pixels [0, width) of one output row: the base, then
 /// `overlays[0..<count]` in order, then the output. Rows are padded
 /// (FixedRow), so every group of eight is read whole; only the packed
 /// output's last group is cut to `width`. `overlays`, `edges` (4·count + 2
 /// entries) and `active` (count) are the caller's scratch for this row: for
 /// XBGR8888 output the overlays' red and blue are swapped in place.
-static inline void chakra_compose_row(const chakra_base_row *baseRow, chakra_overlay_row *overlays, int count,
-                                      const chakra_row_output *out, long width, long *edges,
+///
+/// Folding: `baseRow` may hold overlays of role FOLDED already (blended at
+/// its grid points, far cheaper than per pixel). A span that an UNDER
+/// overlay covers (one that lies below a folded one) cannot use it: there
+/// `plainRow`, the base without them, takes its place and every overlay
+/// covering the span is blended in order, the folded ones included. Spans
+/// without an UNDER overlay skip the folded ones. `plainRow` may be NULL
+/// when no overlay of the row is UNDER.
+static inline void chakra_compose_row(const chakra_base_row *baseRow, const chakra_base_row *plainRow, chakra_overlay_row *overlays,
+                                      int count, const chakra_row_output *out, long width, long *edges,
                                       const chakra_overlay_row **active) {
-    chakra_base_row swapped = *baseRow;
-    const chakra_base_row *base = &swapped;
+    chakra_base_row swapped = *baseRow, plainSwapped = plainRow != NULL ? *plainRow : *baseRow;
     if (out->pixels != NULL && out->redFirst) {
         const int16_t *t;
-        t = swapped.red, swapped.red = swapped.blue, swapped.blue = t;
-        t = swapped.stepRed, swapped.stepRed = swapped.stepBlue, swapped.stepBlue = t;
+        chakra_swap_base(&swapped);
+        chakra_swap_base(&plainSwapped);
         for (int k = 0; k < count; k++) {
             chakra_overlay_row *v = &overlays[k];
             t = v->red, v->red = v->blue, v->blue = t;
@@ -227,16 +246,29 @@ static inline void chakra_compose_row(const chakra_base_row *baseRow, chakra_ove
         for (; j > 0 && edges[j - 1] > e; j--) edges[j] = edges[j - 1];
         edges[j] = e;
     }
-    const int packed = out->pixels != NULL, stepped = base->q != 0;
+    const int packed = out->pixels != NULL;
     for (int s = 0; s + 1 < n; s++) {
         long lo = edges[s], hi = edges[s + 1];
         if (lo >= hi) continue;
-        int m = 0;
+        int m = 0, under = 0, folded = 0;
         for (int k = 0; k < count; k++) {
             const chakra_overlay_row *v = &overlays[k];
             int inHole = v->holeStart < v->holeEnd && lo >= v->holeStart && lo < v->holeEnd;
-            if (lo >= v->start && lo < v->end && !inHole) active[m++] = v;
+            if (lo >= v->start && lo < v->end && !inHole) {
+                under |= v->role == CHAKRA_ROLE_UNDER;
+                folded |= v->role == CHAKRA_ROLE_FOLDED;
+                active[m++] = v;
+            }
         }
+        const chakra_base_row *base = under && plainRow != NULL ? &plainSwapped : &swapped;
+        if (folded && base == &swapped) {
+            // The base holds them already.
+            int kept = 0;
+            for (int k = 0; k < m; k++)
+                if (active[k]->role != CHAKRA_ROLE_FOLDED) active[kept++] = active[k];
+            m = kept;
+        }
+        const int stepped = base->q != 0;
         // The packed output's partial last group goes through a buffer.
         long cut = packed && hi > whole ? whole : hi;
         if (lo < cut) {

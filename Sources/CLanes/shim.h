@@ -225,38 +225,52 @@ static inline chakra_i16x8 chakra_channel_of_pixels32(const void *pixels, int in
 #define CHAKRA_FRACTIONS(f, g)                                                                                        \
     ((chakra_i16x8){CHAKRA_Q(f, g, 0), CHAKRA_Q(f, g, 1), CHAKRA_Q(f, g, 2), CHAKRA_Q(f, g, 3), CHAKRA_Q(f, g, 4),    \
                     CHAKRA_Q(f, g, 5), CHAKRA_Q(f, g, 6), CHAKRA_Q(f, g, 7)})
-#define CHAKRA_GROUP(f, g)                                                                                            \
+#define CHAKRA_GROUP_WITH(PRODUCT, f, g)                                                                              \
     if ((g) >= groups) return;                                                                                        \
     {                                                                                                                 \
-        chakra_i16x8 v = CHAKRA_PICK(start, f, g) + chakra_mulhi_even(CHAKRA_PICK(step, f, g), CHAKRA_FRACTIONS(f, g)); \
+        chakra_i16x8 v = CHAKRA_PICK(start, f, g) + PRODUCT(CHAKRA_PICK(step, f, g), CHAKRA_FRACTIONS(f, g));         \
         memcpy(out + 8 * (g), &v, 16);                                                                                \
     }
-#define CHAKRA_BLOCKS(f, GROUPS)                                                                                      \
+#define CHAKRA_BLOCKS_WITH(STEP, f, GROUPS)                                                                           \
     for (;;) {                                                                                                        \
         chakra_i16x8 start, next;                                                                                     \
         memcpy(&start, cells, 16);                                                                                    \
         memcpy(&next, cells + 1, 16);                                                                                 \
-        chakra_i16x8 step = next - start;                                                                             \
+        chakra_i16x8 step = STEP(next - start);                                                                       \
         GROUPS                                                                                                        \
         groups -= (f);                                                                                                \
         cells += 8;                                                                                                   \
         out += 8 * (f);                                                                                               \
     }
+#define CHAKRA_EXPAND_SWITCH(PRODUCT, STEP)                                                                           \
+    switch (f) {                                                                                                      \
+    case 2: CHAKRA_BLOCKS_WITH(STEP, 2, G(PRODUCT, 2, 0) G(PRODUCT, 2, 1))                                            \
+    case 3: CHAKRA_BLOCKS_WITH(STEP, 3, G(PRODUCT, 3, 0) G(PRODUCT, 3, 1) G(PRODUCT, 3, 2))                           \
+    case 4: CHAKRA_BLOCKS_WITH(STEP, 4, G(PRODUCT, 4, 0) G(PRODUCT, 4, 1) G(PRODUCT, 4, 2) G(PRODUCT, 4, 3))          \
+    case 5: CHAKRA_BLOCKS_WITH(STEP, 5, G(PRODUCT, 5, 0) G(PRODUCT, 5, 1) G(PRODUCT, 5, 2) G(PRODUCT, 5, 3)           \
+                                        G(PRODUCT, 5, 4))                                                             \
+    case 6: CHAKRA_BLOCKS_WITH(STEP, 6, G(PRODUCT, 6, 0) G(PRODUCT, 6, 1) G(PRODUCT, 6, 2) G(PRODUCT, 6, 3)           \
+                                        G(PRODUCT, 6, 4) G(PRODUCT, 6, 5))                                            \
+    case 7: CHAKRA_BLOCKS_WITH(STEP, 7, G(PRODUCT, 7, 0) G(PRODUCT, 7, 1) G(PRODUCT, 7, 2) G(PRODUCT, 7, 3)           \
+                                        G(PRODUCT, 7, 4) G(PRODUCT, 7, 5) G(PRODUCT, 7, 6))                           \
+    case 8: CHAKRA_BLOCKS_WITH(STEP, 8, G(PRODUCT, 8, 0) G(PRODUCT, 8, 1) G(PRODUCT, 8, 2) G(PRODUCT, 8, 3)           \
+                                        G(PRODUCT, 8, 4) G(PRODUCT, 8, 5) G(PRODUCT, 8, 6) G(PRODUCT, 8, 7))          \
+    default: return;                                                                                                  \
+    }
+#define G CHAKRA_GROUP_WITH
+#define CHAKRA_SAME(d) (d)
 
 static inline void chakra_expand_cells(const int16_t *cells, int16_t *out, long groups, int f) {
-    switch (f) {
-    case 2: CHAKRA_BLOCKS(2, CHAKRA_GROUP(2, 0) CHAKRA_GROUP(2, 1))
-    case 3: CHAKRA_BLOCKS(3, CHAKRA_GROUP(3, 0) CHAKRA_GROUP(3, 1) CHAKRA_GROUP(3, 2))
-    case 4: CHAKRA_BLOCKS(4, CHAKRA_GROUP(4, 0) CHAKRA_GROUP(4, 1) CHAKRA_GROUP(4, 2) CHAKRA_GROUP(4, 3))
-    case 5: CHAKRA_BLOCKS(5, CHAKRA_GROUP(5, 0) CHAKRA_GROUP(5, 1) CHAKRA_GROUP(5, 2) CHAKRA_GROUP(5, 3) CHAKRA_GROUP(5, 4))
-    case 6: CHAKRA_BLOCKS(6, CHAKRA_GROUP(6, 0) CHAKRA_GROUP(6, 1) CHAKRA_GROUP(6, 2) CHAKRA_GROUP(6, 3) CHAKRA_GROUP(6, 4)
-                             CHAKRA_GROUP(6, 5))
-    case 7: CHAKRA_BLOCKS(7, CHAKRA_GROUP(7, 0) CHAKRA_GROUP(7, 1) CHAKRA_GROUP(7, 2) CHAKRA_GROUP(7, 3) CHAKRA_GROUP(7, 4)
-                             CHAKRA_GROUP(7, 5) CHAKRA_GROUP(7, 6))
-    case 8: CHAKRA_BLOCKS(8, CHAKRA_GROUP(8, 0) CHAKRA_GROUP(8, 1) CHAKRA_GROUP(8, 2) CHAKRA_GROUP(8, 3) CHAKRA_GROUP(8, 4)
-                             CHAKRA_GROUP(8, 5) CHAKRA_GROUP(8, 6) CHAKRA_GROUP(8, 7))
-    default: return;
-    }
+    CHAKRA_EXPAND_SWITCH(chakra_mulhi_even, CHAKRA_SAME)
 }
+
+/// The same for the opaque base's rows, in its form: a + (2d·k/f) >> 1, the
+/// difference doubled (`chakra_doubling`) so the product keeps every bit,
+/// as the compositor's interval-by-interval `expandBase`.
+static inline void chakra_expand_base_cells(const int16_t *cells, int16_t *out, long groups, int f) {
+    CHAKRA_EXPAND_SWITCH(chakra_mulhi_doubling, chakra_doubling)
+}
+#undef G
+#undef CHAKRA_SAME
 
 #endif

@@ -38,6 +38,34 @@ public protocol SharpRowPainter: AnyObject {
     func paint(row: FixedRow, y: Int, width: Int)
 }
 
+/// How an overlay stands to the base a frame is composed on, when that base
+/// has soft overlays folded into it (`Folding`).
+public enum OverlayRole: Int32, Sendable {
+    /// Over the base, whichever base a span takes.
+    case over = 0
+    /// Blended into the base at its grid points already; blended per pixel
+    /// only in spans an `under` overlay covers.
+    case folded = 1
+    /// Below a folded overlay: where it has content the base cannot be
+    /// used, and the plain base with every overlay in order takes its place.
+    case under = 2
+}
+
+/// A frame's base with soft, full-screen-ish overlays blended into it at its
+/// grid points (`FrameCompositor.compose(... folding:)`): each of them then
+/// costs a grid cell's work, not a blend per pixel. Exact where no overlay
+/// lies under them; spans where one does are composed from `plainBase` and
+/// every overlay, so the stacking order holds everywhere.
+public struct Folding {
+    public let plainBase: Surface
+    /// One per overlay. Every `under` overlay lies below every `folded` one,
+    /// and every `over` overlay above them.
+    public let roles: UnsafeBufferPointer<OverlayRole>
+    public init(plainBase: Surface, roles: UnsafeBufferPointer<OverlayRole>) {
+        (self.plainBase, self.roles) = (plainBase, roles)
+    }
+}
+
 public final class FrameCompositor: @unchecked Sendable {
     /// Per-thread scratch: the fixed-point row, one grid row, a packed row
     /// for rotated outputs, and the overlays' expanded rows.
@@ -53,6 +81,9 @@ public final class FrameCompositor: @unchecked Sendable {
         /// Twice the difference of the base's grid rows `row` and `row` + 1,
         /// expanded: the step of the vertical interpolation between them.
         let baseStep: UnsafeMutablePointer<ExpandedRow>
+        /// The same for the plain base of a folded frame (`Folding`).
+        let plainRows: UnsafeMutablePointer<ExpandedRows>
+        let plainStep: UnsafeMutablePointer<ExpandedRow>
         let overlayCapacity: Int
         /// This call's overlays as views (no reference counting per row).
         let views: UnsafeMutablePointer<SurfaceView>
@@ -77,6 +108,10 @@ public final class FrameCompositor: @unchecked Sendable {
             baseRows.initialize(to: ExpandedRows(width: width))
             baseStep = .allocate(capacity: 1)
             baseStep.initialize(to: ExpandedRow(width: width))
+            plainRows = .allocate(capacity: 1)
+            plainRows.initialize(to: ExpandedRows(width: width))
+            plainStep = .allocate(capacity: 1)
+            plainStep.initialize(to: ExpandedRow(width: width))
             row = FixedRow.allocate(capacity: width)
             gridRow = .allocate(capacity: gridWidth + 8)
             gridRow.initialize(repeating: .zero, count: gridWidth + 8)
@@ -90,6 +125,10 @@ public final class FrameCompositor: @unchecked Sendable {
             baseRows.deallocate()
             baseStep.pointee.deallocate()
             baseStep.deallocate()
+            plainRows.pointee.deallocate()
+            plainRows.deallocate()
+            plainStep.pointee.deallocate()
+            plainStep.deallocate()
             views.deallocate()
             overlayRows.deallocate()
             edges.deallocate()
@@ -135,46 +174,61 @@ public final class FrameCompositor: @unchecked Sendable {
     /// would leave a thread idle. `slot`: the thread's scratch (its part).
     public func composeBands(base: Surface, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
                              into output: PixelBuffer, taking counter: WorkCounter, slot: Int, frame: FrameToken,
-                             sharp: SharpRowPainter? = nil) {
+                             sharp: SharpRowPainter? = nil, folding: Folding? = nil) {
         let height = output.height
         while true {
             let start = counter.take() * Self.band
             guard start < height else { return }
             compose(base: base, overlays: overlays, opacities: opacities, into: output, rows: start..<min(start + Self.band, height),
-                    slot: slot, frame: frame, sharp: sharp)
+                    slot: slot, frame: frame, sharp: sharp, folding: folding)
         }
     }
 
     /// Composes rows [rowStart, rowEnd) of the frame with scratch `slot`.
     /// `overlays[k]` is drawn with `opacities[k]` (0 skips it). `frame`
     /// comes from this frame's `beginFrame()`. `sharp`, if any, paints each
-    /// row's sharp content between the base and the overlays.
+    /// row's sharp content between the base and the overlays. `folding`:
+    /// `base` holds the overlays it marks folded (see `Folding`).
     public func compose(base: Surface, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
-                        into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken, sharp: SharpRowPainter? = nil) {
+                        into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken, sharp: SharpRowPainter? = nil,
+                        folding: Folding? = nil) {
         let s = scratch[slot]
         let width = output.width
         precondition(width <= maxWidth && overlays.count <= s.overlayCapacity)
+        precondition(folding == nil || (sharp == nil && folding!.roles.count == overlays.count), "folding: one role per overlay, no sharp painter")
         for k in 0..<overlays.count { s.views[k] = overlays[k].view }
         let baseView = base.view
+        let plainView = folding?.plainBase.view
         let packsWords = output.format == .xrgb8888 || output.format == .argb8888 || output.format == .xbgr8888
         let streams = chakra_stream_available() != 0
         for y in rows {
-            var baseRow = baseRowAt(baseView, y: y, width: width, frame: frame, scratch: s)
+            var baseRow = baseRowAt(baseView, y: y, width: width, frame: frame, rows: s.baseRows, step: s.baseStep, scratch: s)
             if let sharp {
                 // The base into the row, the sharp content over it; the
                 // overlays then go over the row.
                 var toRow = rowOutput(s.row, dither: PixelPacker.dither(y))
-                chakra_compose_row(&baseRow, nil, 0, &toRow, width, s.edges, s.active)
+                chakra_compose_row(&baseRow, nil, nil, 0, &toRow, width, s.edges, s.active)
                 sharp.paint(row: s.row, y: y, width: width)
                 baseRow = chakra_base_row(red: s.row.red, green: s.row.green, blue: s.row.blue,
                                           stepRed: s.row.red, stepGreen: s.row.green, stepBlue: s.row.blue, q: 0)
             }
             var count: Int32 = 0
+            // A folded overlay is needed only where an under overlay is: all
+            // of those come before it.
+            var underAny = false
             for k in 0..<overlays.count where opacities[k] > 0 {
+                let role = folding?.roles[k] ?? .over
+                if role == .folded && !underAny { continue }
                 if overlayRow(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s,
                               into: &s.overlayRows[Int(count)]) {
+                    s.overlayRows[Int(count)].role = role.rawValue
+                    underAny = underAny || role == .under
                     count += 1
                 }
+            }
+            var plainRow = baseRow
+            if underAny, let plainView {
+                plainRow = baseRowAt(plainView, y: y, width: width, frame: frame, rows: s.plainRows, step: s.plainStep, scratch: s)
             }
             let dither = PixelPacker.dither(y)
             if packsWords {
@@ -182,11 +236,11 @@ public final class FrameCompositor: @unchecked Sendable {
                 let stream = output.rotation == .none && streams && Int(bitPattern: target) & 15 == 0
                 var out = chakra_row_output(pixels: target, red: nil, green: nil, blue: nil, dither: dither,
                                             redFirst: output.format == .xbgr8888 ? 1 : 0, stream: stream ? 1 : 0)
-                chakra_compose_row(&baseRow, s.overlayRows, count, &out, width, s.edges, s.active)
+                composeRow(&baseRow, underAny ? plainRow : nil, count, &out, width: width, scratch: s)
                 if output.rotation != .none { output.scatter(packedRow: s.packed, y: y) }
             } else {
                 var out = rowOutput(s.row, dither: dither)
-                chakra_compose_row(&baseRow, s.overlayRows, count, &out, width, s.edges, s.active)
+                composeRow(&baseRow, underAny ? plainRow : nil, count, &out, width: width, scratch: s)
                 if output.rotation == .none {
                     PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
                 } else {
@@ -197,6 +251,18 @@ public final class FrameCompositor: @unchecked Sendable {
         }
         // This thread's streamed rows are in memory before the frame is shown.
         PixelPacker.finishStreaming()
+    }
+
+    /// One row through the fused loop, with the plain base where a folded
+    /// frame has one.
+    @inline(__always)
+    private func composeRow(_ base: inout chakra_base_row, _ plain: chakra_base_row?, _ count: Int32, _ out: inout chakra_row_output,
+                            width: Int, scratch s: Scratch) {
+        if var plain {
+            chakra_compose_row(&base, &plain, s.overlayRows, count, &out, width, s.edges, s.active)
+        } else {
+            chakra_compose_row(&base, nil, s.overlayRows, count, &out, width, s.edges, s.active)
+        }
     }
 
     /// The fused loop's output into a fixed-point row.
@@ -224,20 +290,20 @@ public final class FrameCompositor: @unchecked Sendable {
     /// pair of grid rows (`baseStep`): per group of eight a product and an
     /// add per channel, where expanding every screen row horizontally paid
     /// a grid interval's setup every f pixels.
-    private func baseRowAt(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, scratch s: Scratch) -> chakra_base_row {
+    private func baseRowAt(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, rows: UnsafeMutablePointer<ExpandedRows>,
+                           step: UnsafeMutablePointer<ExpandedRow>, scratch s: Scratch) -> chakra_base_row {
         let f = base.factor
         precondition(base.originX <= 0 && base.originX + (base.width - 1) * f >= width - 1, "base must cover the screen")
         let relative = y - base.originY
         let j = relative / f, k = relative - j * f
         precondition(relative >= 0 && j < base.height && (k == 0 || j + 1 < base.height), "base must cover the screen")
-        let a = s.baseRows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandBaseRow(base, &$0, j, width: width, scratch: s) }
+        let a = rows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandBaseRow(base, &$0, j, width: width, scratch: s) }
         if k == 0 {
             // A grid row: its values, times a zero step.
             return chakra_base_row(red: a.red, green: a.green, blue: a.blue, stepRed: a.red, stepGreen: a.green, stepBlue: a.blue, q: 0)
         }
-        let step = s.baseStep
         if step.pointee.row != j || step.pointee.frame != frame {
-            let b = s.baseRows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandBaseRow(base, &$0, j + 1, width: width, scratch: s) }
+            let b = rows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandBaseRow(base, &$0, j + 1, width: width, scratch: s) }
             difference(a.red, b.red, into: step.pointee.red, count: width)
             difference(a.green, b.green, into: step.pointee.green, count: width)
             difference(a.blue, b.blue, into: step.pointee.blue, count: width)
@@ -268,8 +334,34 @@ public final class FrameCompositor: @unchecked Sendable {
         assert((0..<base.width).allSatisfy { Self.inRange(s.gridRow[$0]) },
                "base colour out of range in row \(j) of a \(base.width)×\(base.height) grid of factor \(base.factor)")
         row.prepare(0..<width, 0..<0)
-        expandBase(s.gridRow, originX: base.originX, factor: base.factor, through: width - 1,
-                   into: FixedRow(red: row.red, green: row.green, blue: row.blue, capacity: width))
+        let target = FixedRow(red: row.red, green: row.green, blue: row.blue, capacity: width)
+        let f = base.factor
+        guard f > 1 && f <= 8 else {
+            return expandBase(s.gridRow, originX: base.originX, factor: f, through: width - 1, into: target)
+        }
+        // Small factors (a folded base): cell-major, as `expandCells`; the
+        // part left of the first cell boundary on screen the general way.
+        let firstCell = (f - 1 - base.originX) / f
+        let boundary = base.originX + firstCell * f
+        if boundary > 0 {
+            expandBase(s.gridRow, originX: base.originX, factor: f, through: min(boundary - 1, width - 1), into: target)
+        }
+        guard boundary < width else { return }
+        let lastCell = (width - 1 - base.originX) / f + 1
+        let scale = SIMD4<Float>(repeating: FixedRow.one)
+        var i = firstCell
+        while i <= lastCell {
+            let p0 = roundedLanes(s.gridRow[i] * scale), p1 = roundedLanes(s.gridRow[i &+ 1] * scale)
+            let p2 = roundedLanes(s.gridRow[i &+ 2] * scale), p3 = roundedLanes(s.gridRow[i &+ 3] * scale)
+            storeQuad(SIMD4(p0.x, p1.x, p2.x, p3.x), s.cells.red + i)
+            storeQuad(SIMD4(p0.y, p1.y, p2.y, p3.y), s.cells.green + i)
+            storeQuad(SIMD4(p0.z, p1.z, p2.z, p3.z), s.cells.blue + i)
+            i &+= 4
+        }
+        let groups = (width - 1 - boundary + 8) / 8
+        chakra_expand_base_cells(s.cells.red + firstCell, row.red + boundary, groups, Int32(f))
+        chakra_expand_base_cells(s.cells.green + firstCell, row.green + boundary, groups, Int32(f))
+        chakra_expand_base_cells(s.cells.blue + firstCell, row.blue + boundary, groups, Int32(f))
     }
 
     /// 1/f in Q15 (32768 wraps for f = 1: there every lane past the first
@@ -458,7 +550,7 @@ public final class FrameCompositor: @unchecked Sendable {
         if skipLo >= skipHi || skipLo >= hi || skipHi <= lo { (skipLo, skipHi) = (0, 0) }
         target = chakra_overlay_row(red: a.red, green: a.green, blue: a.blue, alpha: a.alpha,
                                     nextRed: b.red, nextGreen: b.green, nextBlue: b.blue, nextAlpha: b.alpha,
-                                    weight: weights.0, nextWeight: weights.1, mode: mode,
+                                    weight: weights.0, nextWeight: weights.1, mode: mode, role: 0,
                                     start: lo, end: hi, holeStart: skipLo, holeEnd: skipHi)
         return true
     }

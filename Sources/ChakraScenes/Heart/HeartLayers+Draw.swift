@@ -167,26 +167,26 @@ extension HeartLayers {
                                    threshold: negligible / Float(max(particle.opacity, 1e-3)))
     }
 
-    func drawRing(_ state: HeartState) {
+    /// The ring on a grid of `factor` (its own, or the folded base's).
+    func drawRing(_ state: HeartState, factor: Int) {
         ringVisible = state.ringOpacity * 0.9 > Double(negligible)
         guard ringVisible else { return }
         let s = state.ringScale
         let a = P.PulseEcho.semiAxes.x * u * s, b = P.PulseEcho.semiAxes.y * u * s
-        let factor = gridFactor(screenSigma: P.PulseEcho.blur * u * s)
         ringVisible = place(ring, centre: layout.center, halfX: ringTable.reach * a, halfY: ringTable.reach * b, factor: factor)
         guard ringVisible else { return }
         fills[particles.count] = OverlayFill(surface: ring, table: ringTable, centre: layout.center, a: a, b: b, shading: .plain,
                                              threshold: negligible / Float(state.ringOpacity))
     }
 
-    /// The glow (animated blur, brightness, opacity) with the cached heart
-    /// shape composited over it, on the shape's grid.
-    func drawAbove(_ state: HeartState) {
+    /// The glow (animated blur, brightness, opacity) on the folded base's grid.
+    func drawGlow(_ state: HeartState) {
         glowTable.select(sigma: state.glowBlur)
-        fills[particles.count + 1] = OverlayFill(surface: above, table: glowTable, centre: layout.center,
-                                                 a: P.HeartGlow.semiAxes.x * u, b: P.HeartGlow.semiAxes.y * u,
-                                                 shading: .glowUnderShape(brightness: Float(state.glowBrightness), opacity: Float(state.glowOpacity)),
-                                                 threshold: negligible)
+        let centre = layout.center
+        glow.place(coveringMinX: max(0, Int(centre.x) - glowHalf.x), minY: max(0, Int(centre.y) - glowHalf.y),
+                   maxX: min(width - 1, Int(centre.x) + glowHalf.x), maxY: min(height - 1, Int(centre.y) + glowHalf.y), factor: foldFactor)
+        fills[particles.count + 1].shading = .glow(brightness: Float(state.glowBrightness), opacity: Float(state.glowOpacity))
+        fills[particles.count + 1].active = true
     }
 
     func drawCenter(_ state: HeartState) {
@@ -230,18 +230,14 @@ extension HeartLayers {
         // transparent (or, under the glow, the heart shape alone).
         let (visible, hole) = Self.visibleCells(x0: x0, dx: dx, y: y, width: surface.width,
                                                 clearInside: table.clearInside, clearOutside: table.clearOutside)
-        if case .glowUnderShape = fill.shading {
-            row.update(from: shapeCache.row(j), count: surface.width)
-        } else {
-            // Cells outside `visible` and in the hole are clear. Only the
-            // ones read later need zeroing: the hole (its extent is scanned)
-            // and one cell either side of `visible` (the upsampling reads one
-            // column past the content).
-            if visible.lowerBound > 0 { row[visible.lowerBound - 1] = .zero }
-            if visible.upperBound < surface.width { row[visible.upperBound] = .zero }
-            let inside = hole.clamped(to: visible)
-            if !inside.isEmpty { (row + inside.lowerBound).update(repeating: .zero, count: inside.count) }
-        }
+        // Cells outside `visible` and in the hole are clear. Only the ones
+        // read later need zeroing: the hole (its extent is scanned) and one
+        // cell either side of `visible` (the upsampling reads one column
+        // past the content).
+        if visible.lowerBound > 0 { row[visible.lowerBound - 1] = .zero }
+        if visible.upperBound < surface.width { row[visible.upperBound] = .zero }
+        let inside = hole.clamped(to: visible)
+        if !inside.isEmpty { (row + inside.lowerBound).update(repeating: .zero, count: inside.count) }
         if hole.isEmpty {
             fillCells(fill, row: row, j: j, cells: visible, x0: x0, dx: dx, y: y)
         } else {
@@ -251,26 +247,15 @@ extension HeartLayers {
             fillCells(fill, row: row, j: j, cells: visible.lowerBound..<leftEnd, x0: x0, dx: dx, y: y)
             fillCells(fill, row: row, j: j, cells: rightStart..<visible.upperBound, x0: x0, dx: dx, y: y)
         }
-        if case .glowUnderShape = fill.shading {
-            surface.updateRowExtent(j, threshold: fill.threshold)
-        } else {
-            // Only `visible` was drawn; the rest of the row is clear.
-            surface.updateRowExtent(j, threshold: fill.threshold, within: visible)
-        }
+        // Only `visible` was drawn; the rest of the row is clear.
+        surface.updateRowExtent(j, threshold: fill.threshold, within: visible)
     }
 
-    /// Grid row j of the glow's scratch (rows are filled by several threads).
-    private func glowRow(_ j: Int) -> UnsafeMutablePointer<RGBA> { glowScratch.pixels + j * above.width }
-
     /// The table's values for `cells` of grid row j (four a step), then the
-    /// fill's shading: under the glow, the row holds the shape already.
+    /// fill's shading.
     @inline(__always)
     private func fillCells(_ fill: OverlayFill, row: UnsafeMutablePointer<RGBA>, j: Int, cells: Range<Int>, x0: Float, dx: Float, y: Float) {
-        if case .glowUnderShape = fill.shading {
-            fill.table.evaluate(into: glowRow(j), cells: cells, x0: x0, dx: dx, y: y)
-        } else {
-            fill.table.evaluate(into: row, cells: cells, x0: x0, dx: dx, y: y)
-        }
+        fill.table.evaluate(into: row, cells: cells, x0: x0, dx: dx, y: y)
         switch fill.shading {
         case .plain:
             break
@@ -278,9 +263,8 @@ extension HeartLayers {
             for i in cells { row[i] = color * row[i].w }
         case .brightened(let k):
             for i in cells { row[i] = Colors.brightness(row[i], k) }
-        case .glowUnderShape(let k, let opacity):
-            let glow = glowRow(j)
-            for i in cells { row[i] = Colors.over(row[i], Colors.brightness(glow[i], k) * opacity) }
+        case .glow(let k, let opacity):
+            for i in cells { row[i] = Colors.brightness(row[i], k) * opacity }
         }
     }
 
@@ -310,7 +294,7 @@ struct OverlayFill {
         case plain
         case tinted(RGBA)                       // colour × the table's alpha
         case brightened(Float)                  // CSS brightness(k)
-        case glowUnderShape(brightness: Float, opacity: Float)
+        case glow(brightness: Float, opacity: Float)   // brightness(k), then the opacity
     }
     unowned(unsafe) var surface: Surface
     unowned(unsafe) var table: BlurredEllipse

@@ -3,10 +3,13 @@ import Glibc
 
 extension HeartLayers {
     /// The ring grows from 0.6 to 10 times its size and its grid coarsens
-    /// with it; the surface is sized for the largest grid over the cycle.
-    static func ringSurface(layout: DesignLayout, width: Int, height: Int, table: BlurredEllipse, cellsPerSigma: Double) -> Surface {
+    /// with it; the surface is sized for the largest grid over the cycle,
+    /// and for the whole screen at `foldFactor` (folded, it may be on the
+    /// folded base's grid).
+    static func ringSurface(layout: DesignLayout, width: Int, height: Int, table: BlurredEllipse, cellsPerSigma: Double,
+                            foldFactor: Int) -> Surface {
         typealias R = HeartParameters.PulseEcho
-        var maxW = 1, maxH = 1
+        var maxW = Surface.gridExtent(pixels: width, factor: foldFactor), maxH = Surface.gridExtent(pixels: height, factor: foldFactor)
         // Sampled scales; each sample's grid factor is paired with the next
         // sample's (larger) extent, so a factor threshold between samples
         // cannot hide a larger grid.
@@ -48,9 +51,9 @@ extension HeartLayers {
     /// rotating after the blur, which is rotation-invariant.
     func drawHeartShape() {
         typealias S = HeartParameters.HeartShape
-        let lobe = Surface(capacityWidth: above.width, capacityHeight: above.height)
-        lobe.place(width: above.width, height: above.height, originX: above.originX, originY: above.originY, factor: above.factor)
-        shapeCache.clear()
+        let lobe = Surface(capacityWidth: shape.width, capacityHeight: shape.height)
+        lobe.place(width: shape.width, height: shape.height, originX: shape.originX, originY: shape.originY, factor: shape.factor)
+        shape.clear()
         let cw = S.container.width * u, ch = S.container.height * u
         let origin = layout.center - Point(cw / 2, ch / 2)
         let pivot = origin + Point(0.5 * cw, 0.8 * ch)
@@ -70,8 +73,9 @@ extension HeartLayers {
             canvas.fill(path, transform: rotation, paint: .radial(gradient), on: lobe)
             blur.blur(lobe, sigma: GaussianBlur.sigma(forScreenSigma: S.blur * u, factor: lobe.factor, boxSampled: true))
             for index in 0..<(lobe.width * lobe.height) {
-                shapeCache.pixels[index] = Colors.over(lobe.pixels[index], shapeCache.pixels[index])
+                shape.pixels[index] = Colors.over(lobe.pixels[index], shape.pixels[index])
             }
         }
+        shape.updateRowExtents(threshold: negligible)
     }
 }

@@ -14,6 +14,13 @@ final class HeartLayers: @unchecked Sendable {
 
     /// Opaque full-screen base: background, bands, mist.
     let base: Surface
+    /// The base with the glow (and, once it is soft enough, the ring)
+    /// blended in at grid points of a factor dividing the base's
+    /// (`fold`): what the final pass takes, see `Folding`.
+    let folded: Surface
+    /// The smallest factor `folded` takes (its capacity), and the ring's
+    /// grid factor from which it is folded.
+    let minimumFoldFactor: Int
     let backgroundCache: Surface
     /// The mist at two keyframe times (`drawMist`); `mistKeyIndex` says
     /// which (index · `mistKeyStep` seconds; nil: none yet).
@@ -23,13 +30,21 @@ final class HeartLayers: @unchecked Sendable {
     let bandY: UnsafeMutablePointer<Float>   // bands × base.height
     let particles: [Surface]
     let ring: Surface
-    /// Glow with the (static) heart shape over it, on the shape's grid.
-    let above: Surface
-    let shapeCache: Surface
-    /// The glow's values before they go under the shape, row by row of `above`.
-    let glowScratch: Surface
+    /// The glow (animated blur, brightness and opacity), on the folded
+    /// base's grid.
+    let glow: Surface
+    /// The heart shape, which never changes: drawn once, an overlay of its own.
+    let shape: Surface
     let center: Surface
     var ringVisible = false
+    /// This frame's folding (`prepare`): the ring folded into the base or
+    /// under it, and the factor of the folded base, the glow and a folded ring.
+    var ringFolded = false
+    var foldFactor = 1
+    /// Off only to test folding against the frame composed layer by layer.
+    var foldingEnabled = true
+    /// Half the glow's extent on screen, in pixels.
+    let glowHalf: (x: Int, y: Int)
 
     let particleTables: [BlurredEllipse]
     let ringTable: BlurredEllipse
@@ -52,11 +67,19 @@ final class HeartLayers: @unchecked Sendable {
         self.cellsPerSigma = cellsPerSigma
         func factor(_ sigmaDesign: Double) -> Int { Surface.gridFactor(screenSigma: sigmaDesign * layout.u, cellsPerSigma: cellsPerSigma) }
 
-        // Base and mist share one grid lattice (origin multiples of the factor).
-        let baseFactor = factor(P.Bands.blur)
+        // Base and mist share one grid lattice (origin multiples of the
+        // factor). A multiple of 12 (rounded down: finer), so that a
+        // quarter, a third and a half of it are grid factors too: the
+        // folded base's lattice then holds the base's, and the base
+        // resampled on it is the same bilinear surface.
+        let idealBaseFactor = factor(P.Bands.blur)
+        let baseFactor = idealBaseFactor >= 12 ? idealBaseFactor - idealBaseFactor % 12 : idealBaseFactor
         base = Surface(capacityWidth: Surface.gridExtent(pixels: width, factor: baseFactor),
                        capacityHeight: Surface.gridExtent(pixels: height, factor: baseFactor))
         base.place(coveringMinX: 0, minY: 0, maxX: width - 1, maxY: height - 1, factor: baseFactor)
+        minimumFoldFactor = Self.largestDivisor(of: baseFactor, atMost: max(baseFactor / 4, 1))
+        folded = Surface(capacityWidth: Surface.gridExtent(pixels: width, factor: minimumFoldFactor),
+                         capacityHeight: Surface.gridExtent(pixels: height, factor: minimumFoldFactor))
         backgroundCache = Surface(capacityWidth: base.width, capacityHeight: base.height)
         backgroundCache.place(width: base.width, height: base.height, originX: base.originX, originY: base.originY, factor: baseFactor)
         let mistMargin = Int((3.2 * P.Mist.blur * u).rounded(.up))
@@ -88,11 +111,12 @@ final class HeartLayers: @unchecked Sendable {
 
         ringTable = BlurredEllipse(stops: Self.stops(P.PulseEcho.stops), semiAxisX: P.PulseEcho.semiAxes.x,
                                    semiAxisY: P.PulseEcho.semiAxes.y, sigmaLevels: [P.PulseEcho.blur])
-        ring = Self.ringSurface(layout: layout, width: width, height: height, table: ringTable, cellsPerSigma: cellsPerSigma)
+        ring = Self.ringSurface(layout: layout, width: width, height: height, table: ringTable, cellsPerSigma: cellsPerSigma,
+                                foldFactor: minimumFoldFactor)
 
         glowTable = BlurredEllipse(stops: Self.stops(P.HeartGlow.stops), semiAxisX: P.HeartGlow.semiAxes.x, semiAxisY: P.HeartGlow.semiAxes.y,
                                    sigmaLevels: stride(from: 20.0, through: 24.0, by: 0.5).map { $0 })
-        let aboveFactor = factor(P.HeartShape.blur)
+        let shapeFactor = factor(P.HeartShape.blur)
         let glowHalf = (x: Int((glowTable.reach * P.HeartGlow.semiAxes.x * u).rounded(.up)) + 1,
                         y: Int((glowTable.reach * P.HeartGlow.semiAxes.y * u).rounded(.up)) + 1)
         let centre = layout.center
@@ -100,12 +124,15 @@ final class HeartLayers: @unchecked Sendable {
             s.place(coveringMinX: max(0, Int(centre.x) - halfX), minY: max(0, Int(centre.y) - halfY),
                     maxX: min(width - 1, Int(centre.x) + halfX), maxY: min(height - 1, Int(centre.y) + halfY), factor: factor)
         }
-        above = Surface(capacityWidth: Surface.gridExtent(pixels: 2 * glowHalf.x + 2, factor: aboveFactor),
-                        capacityHeight: Surface.gridExtent(pixels: 2 * glowHalf.y + 2, factor: aboveFactor))
-        placeAround(above, halfX: glowHalf.x, halfY: glowHalf.y, factor: aboveFactor)
-        shapeCache = Surface(capacityWidth: above.width, capacityHeight: above.height)
-        shapeCache.place(width: above.width, height: above.height, originX: above.originX, originY: above.originY, factor: aboveFactor)
-        glowScratch = Surface(capacityWidth: above.width, capacityHeight: above.height)
+        // The glow's grid is the folded base's (`prepare`), never finer than
+        // the minimum fold factor.
+        glow = Surface(capacityWidth: Surface.gridExtent(pixels: 2 * glowHalf.x + 2, factor: minimumFoldFactor),
+                       capacityHeight: Surface.gridExtent(pixels: 2 * glowHalf.y + 2, factor: minimumFoldFactor))
+        self.glowHalf = glowHalf
+        // The shape's blurs (σ 10u, then 8u) reach less far than the glow's.
+        shape = Surface(capacityWidth: Surface.gridExtent(pixels: 2 * glowHalf.x + 2, factor: shapeFactor),
+                        capacityHeight: Surface.gridExtent(pixels: 2 * glowHalf.y + 2, factor: shapeFactor))
+        placeAround(shape, halfX: glowHalf.x, halfY: glowHalf.y, factor: shapeFactor)
 
         centerTable = Self.centerTable()
         let centerFactor = factor(4)
@@ -117,14 +144,17 @@ final class HeartLayers: @unchecked Sendable {
 
         // Overlays are clipped to the screen, so no grid row is wider than it.
         maxGridWidth = width + 4
-        canvas = Canvas(capacityWidth: max(mistKeys.0.width, above.width) + 4, capacityHeight: max(mistKeys.0.height, above.height) + 4)
-        blur = GaussianBlur(maxExtent: max(mistKeys.0.width, mistKeys.0.height, above.width, above.height) + 4)
+        canvas = Canvas(capacityWidth: max(mistKeys.0.width, shape.width) + 4, capacityHeight: max(mistKeys.0.height, shape.height) + 4)
+        blur = GaussianBlur(maxExtent: max(mistKeys.0.width, mistKeys.0.height, shape.width, shape.height) + 4)
 
         fills = []
         drawBackground()
         drawHeartShape()
         let placeholder = OverlayFill(surface: base, table: ringTable, centre: .zero, a: 1, b: 1, shading: .plain, threshold: 1)
         fills = Array(repeating: placeholder, count: particles.count + 3)
+        fills[particles.count + 1] = OverlayFill(surface: glow, table: glowTable, centre: layout.center,
+                                                 a: P.HeartGlow.semiAxes.x * u, b: P.HeartGlow.semiAxes.y * u,
+                                                 shading: .glow(brightness: 1, opacity: 1), threshold: negligible)
     }
 
     deinit {
@@ -139,14 +169,30 @@ final class HeartLayers: @unchecked Sendable {
     // MARK: - Per frame
 
     /// The serial part of a frame: where each overlay goes. `drawBase` and
-    /// `fillRows` then draw, on several threads at once.
+    /// `fillRows` then draw, on several threads at once, and `fold` after them.
     func prepare(_ state: HeartState, particlesShown: Bool) {
         for index in fills.indices { fills[index].active = false }
         for index in particles.indices where particlesShown && state.particles[index].visible {
             drawParticle(index, state.particles[index])
         }
-        drawRing(state)
-        drawAbove(state)
+        // The glow is always folded into the base, on a grid at most its
+        // own; the ring too once its blur allows the smallest fold factor
+        // (it grows), on a grid at most its own as well. Both grids are the
+        // folded base's, so folding reads their cells as they are.
+        let glowFactor = gridFactor(screenSigma: state.glowBlur * u)
+        let ringFactor = gridFactor(screenSigma: P.PulseEcho.blur * u * state.ringScale)
+        ringFolded = ringFactor >= minimumFoldFactor
+        let finest = ringFolded ? min(glowFactor, ringFactor) : glowFactor
+        foldFactor = Self.largestDivisor(of: base.factor, atMost: max(finest, minimumFoldFactor))
+        drawRing(state, factor: ringFolded ? foldFactor : ringFactor)
+        drawGlow(state)
         drawCenter(state)
+    }
+
+    /// The largest d ≤ `limit` (at least 1) that divides `n`.
+    static func largestDivisor(of n: Int, atMost limit: Int) -> Int {
+        var d = max(min(limit, n), 1)
+        while n % d != 0 { d -= 1 }
+        return d
     }
 }

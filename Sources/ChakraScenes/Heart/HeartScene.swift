@@ -10,8 +10,14 @@ import Glibc
 /// one fused pass per output row:
 ///
 ///   base (opaque, coarse): background gradient + 4 bands + mist
-///   overlays, bottom to top: 3 particles, pulse ring, glow + heart shape,
+///   overlays, bottom to top: 3 particles, pulse ring, glow, heart shape,
 ///   heart centre
+///
+/// The glow, and the ring once its blur is wide, are soft and cover much of
+/// the screen: they are folded into a finer copy of the base at its grid
+/// points (`HeartLayers.fold`, `Folding`), so the final pass blends them
+/// per pixel only where a particle (or a ring too sharp to fold) lies under
+/// them.
 ///
 /// Bands, particles, ring, glow and centre are blurred analytically
 /// (`PiecewiseLinearProfile`, `BlurredEllipse`); the mist is rasterized and
@@ -44,6 +50,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
     public let pool: WorkerPool
     private var overlays: [Surface]
     private let opacities: UnsafeMutableBufferPointer<Float>
+    private let roles: UnsafeMutableBufferPointer<OverlayRole>
     private var output: PixelBuffer?
 
     public init(width: Int, height: Int, settings: RenderSettings = RenderSettings(), threads: Int = 1) {
@@ -55,14 +62,19 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         cellsPerSigma = settings.lowPower ? 1.5 : 2
         state = motion.state(at: 0)
         layers = HeartLayers(layout: layout, width: width, height: height, cellsPerSigma: cellsPerSigma, settings: settings)
-        overlays = layers.particles + [layers.ring, layers.above, layers.center]
+        overlays = layers.particles + [layers.ring, layers.glow, layers.shape, layers.center]
         opacities = .allocate(capacity: overlays.count)
         opacities.initialize(repeating: 0)
+        roles = .allocate(capacity: overlays.count)
+        roles.initialize(repeating: .over)
         pool = WorkerPool(threads: threads)
         compositor = FrameCompositor(maxWidth: width, maxGridWidth: layers.maxGridWidth, threads: pool.threadCount, maxOverlays: overlays.count)
     }
 
-    deinit { opacities.deallocate() }
+    deinit {
+        opacities.deallocate()
+        roles.deallocate()
+    }
 
     public func render(time: Double, into output: PixelBuffer) {
         precondition(output.width == width && output.height == height, "frame size differs from the scene's")
@@ -81,11 +93,22 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         opacities[particleCount] = layers.ringVisible ? Float(state.ringOpacity) : 0
         opacities[particleCount + 1] = 1
         opacities[particleCount + 2] = 1
+        opacities[particleCount + 3] = 1
+        let folding = layers.foldingEnabled
+        for index in 0..<particleCount { roles[index] = folding ? .under : .over }
+        roles[particleCount] = !folding ? .over : layers.ringFolded ? .folded : .under
+        roles[particleCount + 1] = folding ? .folded : .over
+        layers.placeFolded()
         self.output = output
         self.time = time
         phase = .overlays
         work.reset()
         pool.run(self)
+        if folding {
+            phase = .fold
+            work.reset()
+            pool.run(self)
+        }
         phase = .compose
         frame = compositor.beginFrame()
         work.reset()
@@ -93,7 +116,7 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
         self.output = nil
     }
 
-    private enum Phase { case overlays, compose }
+    private enum Phase { case overlays, fold, compose }
     /// Work items of the current phase, taken by the pool's threads.
     private let work = WorkCounter()
     private var phase = Phase.overlays
@@ -104,8 +127,9 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
     /// test the mix against the mist drawn at each frame's own time.
     var mistKeyframed = true
 
-    /// Phase 1: the base and the overlay rows. Phase 2: the final pass, in
-    /// bands of rows. Threads take work items as they come free.
+    /// Phase 1: the base and the overlay rows. Phase 2: the folded base's
+    /// rows. Phase 3: the final pass, in bands of rows. Threads take work
+    /// items as they come free.
     public func run(part: Int, of parts: Int) {
         guard let output else { return }
         if phase == .overlays {
@@ -115,9 +139,14 @@ public final class HeartScene: Scene, PartitionedJob, @unchecked Sendable {
             layers.fillRows(taking: work)
             return
         }
+        if phase == .fold {
+            layers.fold(taking: work, ringOpacity: opacities[layers.particles.count])
+            return
+        }
+        let folding = layers.foldingEnabled ? Folding(plainBase: layers.base, roles: UnsafeBufferPointer(roles)) : nil
         overlays.withUnsafeBufferPointer { list in
-            compositor.composeBands(base: layers.base, overlays: list, opacities: UnsafeBufferPointer(opacities), into: output,
-                                    taking: work, slot: part, frame: frame)
+            compositor.composeBands(base: folding == nil ? layers.base : layers.folded, overlays: list, opacities: UnsafeBufferPointer(opacities),
+                                    into: output, taking: work, slot: part, frame: frame, folding: folding)
         }
     }
 }
