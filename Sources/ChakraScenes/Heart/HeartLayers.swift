@@ -36,6 +36,17 @@ final class HeartLayers: @unchecked Sendable {
     /// The heart shape, which never changes: drawn once, an overlay of its own.
     let shape: Surface
     let center: Surface
+    /// The centre's halo (its box-shadow, σ 17.5u) on a grid for that blur,
+    /// whose lattice holds the centre's: beyond `haloRadius` the centre's
+    /// cells are interpolated from it (`fillRow`), evaluated only inside.
+    let centerHalo: Surface
+    /// The halo interpolated where the centre's cells mix it in, row by row
+    /// of the centre's grid (rows are filled by several threads).
+    let centerScratch: Surface
+    /// Normalised radii between which a centre cell mixes from its own
+    /// value to the halo's interpolation; 4 element-blur σ past the
+    /// ellipse's edge, where the blurred edge has faded.
+    let haloRadius: (inner: Float, outer: Float)
     var ringVisible = false
     /// This frame's folding (`prepare`): the ring folded into the base or
     /// under it, and the factor of the folded base, the glow and a folded ring.
@@ -141,6 +152,20 @@ final class HeartLayers: @unchecked Sendable {
         center = Surface(capacityWidth: Surface.gridExtent(pixels: 2 * centerHalf.x + 2, factor: centerFactor),
                          capacityHeight: Surface.gridExtent(pixels: 2 * centerHalf.y + 2, factor: centerFactor))
         placeAround(center, halfX: centerHalf.x, halfY: centerHalf.y, factor: centerFactor)
+        centerScratch = Surface(capacityWidth: center.width, capacityHeight: center.height)
+        centerScratch.place(width: center.width, height: center.height, originX: center.originX, originY: center.originY, factor: centerFactor)
+        let haloSigma = P.HeartCenter.shadowBlur / 2 * u
+        let haloFactor = max(centerFactor, factor(P.HeartCenter.shadowBlur / 2) / centerFactor * centerFactor)
+        centerHalo = Surface(capacityWidth: Surface.gridExtent(pixels: 2 * centerHalf.x + 2, factor: haloFactor) + 2,
+                             capacityHeight: Surface.gridExtent(pixels: 2 * centerHalf.y + 2, factor: haloFactor) + 2)
+        centerHalo.place(coveringMinX: center.originX - haloFactor, minY: center.originY - haloFactor,
+                         maxX: center.originX + (center.width - 1) * centerFactor + haloFactor,
+                         maxY: center.originY + (center.height - 1) * centerFactor + haloFactor, factor: haloFactor)
+        let edgeBlur = centerTable.sigmaLevels.max()! / min(P.HeartCenter.semiAxes.x, P.HeartCenter.semiAxes.y)
+        let inner = 1 + 4 * edgeBlur
+        // The mix spans a halo cell at the smallest scale.
+        let cell = Double(haloFactor) / (P.HeartCenter.semiAxes.x * u)
+        haloRadius = (Float(inner), Float(inner + max(cell, haloSigma / (P.HeartCenter.semiAxes.x * u) / 2)))
 
         // Overlays are clipped to the screen, so no grid row is wider than it.
         maxGridWidth = width + 4
