@@ -1,3 +1,5 @@
+import CLinuxKernel
+import Glibc
 import Synchronization
 
 // How the daemon's threads hand each other work, in one place: a mutex-
@@ -172,5 +174,28 @@ public final class MailboxThread<Mail: Sendable>: Sendable {
     /// posted before `stop` is in the take that says so.
     public func take<Result: Sendable>(_ body: (inout Mail) -> Result) -> (taken: Result, stopping: Bool) {
         inbox.take { inbox in (body(&inbox.mail), inbox.stopping) }
+    }
+}
+
+/// An eventfd another thread writes to wake a poll(2). Owns the
+/// descriptor until deinit.
+final class Wakeup: @unchecked Sendable {
+    let descriptor: Int32
+
+    init() throws(SystemError) {
+        descriptor = try Syscall.check("eventfd", { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
+    }
+
+    deinit { close(descriptor) }
+
+    /// Safe from any thread.
+    func signal() {
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
+    }
+
+    func drain() {
+        var count: UInt64 = 0
+        _ = read(descriptor, &count, 8)
     }
 }
