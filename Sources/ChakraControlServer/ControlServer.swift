@@ -1,6 +1,5 @@
 import ChakraControl
 import ChakraSystem
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -8,11 +7,11 @@ import Synchronization
 /// client does can delay a frame: the frame loop only ever sees commands
 /// the handler queues for it, one per connection at a time.
 ///
-/// The thread sleeps in poll(2) on the listening socket, every connection
-/// (non-blocking) and an eventfd that other threads signal when they hand
-/// it something: a reply (`ControlHandler` answers from any thread), an
-/// event to publish, new limits, or the order to stop. All connection
-/// state lives on this thread; the hand-over is a mutex-guarded inbox.
+/// The thread (a `MailboxThread`) sleeps in poll(2) on the listening
+/// socket, every connection (non-blocking) and its mailbox, which other
+/// threads post to when they hand it something: a reply (`ControlHandler`
+/// answers from any thread), an event to publish, new limits, or the order
+/// to stop. All connection state lives on this thread.
 ///
 /// Bounds (`ServerLimits`): connections, request line length, bytes queued
 /// for a subscriber that does not read (it is dropped). A connection's next
@@ -22,29 +21,27 @@ import Synchronization
 /// read meanwhile, and idle_timeout closes it). Lines already read are
 /// taken up as soon as the output drains, whether or not more bytes come.
 public final class ControlServer: Sendable {
-    private struct Inbox {
+    /// What other threads hand the server's thread (the stop is the
+    /// MailboxThread's own).
+    fileprivate struct Inbox {
         var replies: [(client: UInt64, line: String)] = []
         var parsed: [(client: UInt64, request: ParsedAside)] = []
         var events: [ControlEvent] = []
         var limits: ServerLimits?
-        var stop = false
     }
 
     public let listener: ControlListener
     private let handler: ControlHandler
     private let logger: Logger
-    private let wakeup: Wakeup
-    private let inbox = Mutex(Inbox())
+    private let thread: MailboxThread<Inbox>
     private let connected = Atomic<Int>(0)
     private let initialLimits: ServerLimits
-    private let finished = DispatchSemaphore(value: 0)
-    private let started = Atomic<Bool>(false)
     /// Where long request lines are read (`ServerLoop.quickLine`).
     private let longLines = BackgroundLane(name: "chakra-requests")
 
     public init(listener: ControlListener, limits: ServerLimits, handler: ControlHandler, logger: Logger) throws {
         (self.listener, self.initialLimits, self.handler, self.logger) = (listener, limits, handler, logger)
-        wakeup = try Wakeup()
+        thread = try MailboxThread(name: "chakra-control", mail: Inbox())
     }
 
     /// Connections open now.
@@ -53,53 +50,42 @@ public final class ControlServer: Sendable {
     /// Starts the thread. Threads inherit the signal mask: start it after
     /// the daemon has blocked its signals (SignalSource).
     public func start() {
-        guard !started.exchange(true, ordering: .relaxed) else { return }
-        DetachedThread.start(name: "chakra-control") { [self] in
+        thread.start { [self] _ in
             ServerLoop(server: self, limits: initialLimits).run()
-            finished.signal()
         }
     }
 
     /// Closes every connection and the listener; returns when the thread
     /// has ended. Replies that arrive later go nowhere.
     public func stop() {
-        guard started.load(ordering: .relaxed) else { return listener.close() }
-        let first = inbox.withLock { inbox in
-            defer { inbox.stop = true }
-            return !inbox.stop
-        }
-        guard first else { return }
-        wakeup.signal()
-        finished.wait()
+        thread.stop()
+        // The thread closed it as it ended; not if it never started.
+        listener.close()
     }
 
     /// Sends `event` to every subscriber that asked for its kind. Any thread.
     public func publish(_ event: ControlEvent) {
-        inbox.withLock { $0.events.append(event) }
-        wakeup.signal()
+        thread.post { $0.events.append(event) }
     }
 
     /// New limits (a reload): max_line applies to every connection at once,
     /// max_clients to the next ones. Any thread.
     public func update(_ limits: ServerLimits) {
-        inbox.withLock { $0.limits = limits }
-        wakeup.signal()
+        thread.post { $0.limits = limits }
     }
 
     // MARK: for the server thread
 
     fileprivate var handlerForLoop: ControlHandler { handler }
     fileprivate var loggerForLoop: Logger { logger }
-    fileprivate var wakeupDescriptor: Int32 { wakeup.descriptor }
+    fileprivate var inboxDescriptor: Int32 { thread.descriptor }
 
     fileprivate func setClientCount(_ count: Int) { connected.store(count, ordering: .relaxed) }
 
-    fileprivate func takeInbox() -> (replies: [(client: UInt64, line: String)], parsed: [(client: UInt64, request: ParsedAside)],
-                                     events: [ControlEvent], limits: ServerLimits?, stop: Bool) {
-        wakeup.drain()
-        return inbox.withLock { inbox in
-            defer { inbox = Inbox(stop: inbox.stop) }
-            return (inbox.replies, inbox.parsed, inbox.events, inbox.limits, inbox.stop)
+    fileprivate func takeInbox() -> (taken: Inbox, stopping: Bool) {
+        thread.take { inbox in
+            defer { inbox = Inbox() }
+            return inbox
         }
     }
 
@@ -113,15 +99,13 @@ public final class ControlServer: Sendable {
             case .success(let request): .request(request)
             case .failure(let failure): .refused(ControlReply.failure(id: failure.id, failure.error).line)
             }
-            inbox.withLock { $0.parsed.append((client, parsed)) }
-            wakeup.signal()
+            thread.post { $0.parsed.append((client, parsed)) }
         }
     }
 
     fileprivate func deliver(_ reply: ControlReply, to client: UInt64) {
         let line = reply.line   // encoded on the replying thread (a snapshot's base64 too)
-        inbox.withLock { $0.replies.append((client, line)) }
-        wakeup.signal()
+        thread.post { $0.replies.append((client, line)) }
     }
 }
 
@@ -148,7 +132,7 @@ private final class ServerLoop {
             let now = MonotonicClock.now()
             let accepting = now >= acceptPausedUntil
             fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: server.wakeupDescriptor, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: server.inboxDescriptor, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: server.listener.descriptor, events: accepting ? Int16(POLLIN) : 0, revents: 0))
             for id in order {
                 let client = clients[id]!
@@ -192,8 +176,8 @@ private final class ServerLoop {
 
     /// Applies what other threads handed over; true when told to stop.
     private func takeInbox() -> Bool {
-        let taken = server.takeInbox()
-        if taken.stop { return true }
+        let (taken, stopping) = server.takeInbox()
+        if stopping { return true }
         if let new = taken.limits {
             limits = new
             for client in clients.values { client.framer.maxLine = new.maxLine }

@@ -8,9 +8,7 @@ import ChakraScenes
 import ChakraSessions
 import ChakraSchedule
 import ChakraSystem
-import Dispatch
 import FoundationEssentials
-import Synchronization
 
 /// The daemon's side of the control protocol: turns requests into
 /// `DaemonCommand`s for the frame loop, or answers them from the published
@@ -197,13 +195,12 @@ public final class ControlService: ControlHandler {
     /// the snapshot taker's thread. The PNG travels in the reply: no file
     /// is written on the daemon's side.
     private static func takeSnapshot(_ control: DaemonControl) -> Result<JSONValue, ControlError> {
-        let taken = DispatchSemaphore(value: 0)
-        let result = SnapshotResult()
-        control.send(.snapshotFrame { outcome in
-            result.set(outcome)
-            taken.signal()
-        })
-        guard taken.wait(timeout: .now() + 10) == .success, let outcome = result.value else {
+        let answer: ReplySlot<Result<FrameSnapshot, DaemonCommandError>>
+        do { answer = try ReplySlot() } catch {
+            return .failure(ControlError(.internal, "\(error)"))
+        }
+        control.send(.snapshotFrame { outcome in answer.give(outcome) })
+        guard let outcome = answer.wait(timeout: 10) else {
             return .failure(ControlError(.unavailable, "the frame loop did not answer within 10 s"))
         }
         switch outcome {
@@ -219,13 +216,6 @@ public final class ControlService: ControlHandler {
             }
         }
     }
-}
-
-/// A value handed from the loop's thread to the snapshot queue.
-private final class SnapshotResult: Sendable {
-    private let stored = Mutex<Result<FrameSnapshot, DaemonCommandError>?>(nil)
-    func set(_ value: Result<FrameSnapshot, DaemonCommandError>) { stored.withLock { $0 = value } }
-    var value: Result<FrameSnapshot, DaemonCommandError>? { stored.withLock { $0 } }
 }
 
 // MARK: JSON

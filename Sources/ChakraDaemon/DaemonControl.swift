@@ -188,25 +188,24 @@ public struct FrameSnapshot: Sendable {
 }
 
 /// The thread-safe door into the frame loop: any thread may `send` a
-/// command (it wakes the loop through an eventfd) or read the `status`,
+/// command (the loop polls the queue's mailbox) or read the `status`,
 /// and listen to events. The loop drains the queue between frames. Lives
 /// as long as the daemon.
 public final class DaemonControl: Sendable {
-    private let queue = Mutex<[DaemonCommand]>([])
+    /// The commands sent and not yet taken; the loop polls its descriptor.
+    let commands: Mailbox<[DaemonCommand]>
     private let published = Mutex(DaemonStatus())
     private let listeners = Mutex<[@Sendable (DaemonEvent) -> Void]>([])
-    let wakeup: Wakeup
     /// The frame count, the last frame and the last stall, as of the last
     /// frame presented (the loop stores them after each).
     let frames = LiveFrames()
 
     init() throws {
-        wakeup = try Wakeup()
+        commands = try Mailbox([])
     }
 
     public func send(_ command: DaemonCommand) {
-        queue.withLock { $0.append(command) }
-        wakeup.signal()
+        commands.post { $0.append(command) }
     }
 
     /// The status as last published: on every change, and every couple
@@ -245,8 +244,7 @@ public final class DaemonControl: Sendable {
 
     /// Loop thread: the commands sent since the last call.
     func takeCommands() -> [DaemonCommand] {
-        wakeup.drain()
-        return queue.withLock { commands in
+        commands.take { commands in
             defer { commands.removeAll(keepingCapacity: true) }
             return commands
         }

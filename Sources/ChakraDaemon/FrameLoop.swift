@@ -94,7 +94,7 @@ final class FrameLoop {
         sessionsIndex = cecIndex + (cec == nil ? 0 : 1)
         // Not a chain of +: Swift 6.0 (the arm64 build's) gives up on that.
         let optionalDescriptors = [touch?.descriptor, clockSteps?.descriptor, cec?.descriptor, sessions?.descriptor]
-        poller = Poller(descriptors: [signals.descriptor, control.wakeup.descriptor] + outputDescriptors + optionalDescriptors.compactMap { $0 })
+        poller = Poller(descriptors: [signals.descriptor, control.commands.descriptor] + outputDescriptors + optionalDescriptors.compactMap { $0 })
         if let touch {
             touchGeneration = touch.generation
             core.send(.inputDevices(touch.devices.map(\.description)), at: startTime)

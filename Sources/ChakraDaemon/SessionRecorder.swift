@@ -2,24 +2,27 @@ import ChakraConfig
 import ChakraSchedule
 import ChakraSessions
 import ChakraSystem
-import Synchronization
 
 /// The session records, for the frame loop: `record(_:)` returns at once;
 /// a thread of its own ("chakra-sessions") opens the log, appends each
 /// record and syncs it (an fdatasync on an SD card can take longer than a
 /// frame, and a record is written just as the celebration plays), then
-/// posts the outcome, which `descriptor` (an eventfd) announces to the
-/// loop. The per-day history `stats` answers from is kept here, behind a
-/// lock, so the control socket's thread reads it without the loop.
+/// posts the outcome, which `descriptor` (its mailbox's eventfd) announces
+/// to the loop. The per-day history `stats` answers from is kept beside
+/// the outcomes, behind their lock, so the control socket's thread reads
+/// it without the loop.
 ///
 /// Compaction (retention, the size bound) runs on the same thread: after
 /// the log is opened, after each append, and once an hour when idle.
 public final class SessionRecorder: Sendable {
     public let path: String
-    private let mailbox: Mailbox
+    /// The loop to the thread: the records to write, the bounds, the stop.
+    private let writer: MailboxThread<Requests>
+    /// The thread to the loop (outcomes) and to `stats` (the history).
+    private let results: Mailbox<Results>
 
     /// Readable while outcomes wait for `takeOutcomes()`.
-    public var descriptor: Int32 { mailbox.done.descriptor }
+    public var descriptor: Int32 { results.descriptor }
 
     /// One record's fate: on the disk, or why not.
     public struct Outcome: Sendable {
@@ -54,9 +57,10 @@ public final class SessionRecorder: Sendable {
 
     init(path: String, retention: SessionRetention, logger: Logger) throws(SystemError) {
         self.path = path
-        mailbox = try Mailbox(retention: retention)
-        DetachedThread.start(name: "chakra-sessions") { [mailbox] in
-            Self.serve(path: path, mailbox: mailbox, logger: logger)
+        writer = try MailboxThread(name: "chakra-sessions", mail: Requests(retention: retention))
+        results = try Mailbox(Results())
+        writer.start { [results] writer in
+            Self.serve(path: path, writer: writer, results: results, logger: logger)
         }
     }
 
@@ -64,155 +68,131 @@ public final class SessionRecorder: Sendable {
 
     /// Queues `record` for the disk. Returns at once.
     public func record(_ record: SessionRecord) {
-        let refused = mailbox.state.withLock { state -> Bool in
+        let refusal = writer.post { requests -> String? in
             // The thread has ended: the outcome is known now.
-            if let problem = state.unusable {
-                state.outcomes.append(Outcome(record: record, error: problem))
-                return true
-            }
-            state.queue.append(record)
-            return false
+            if let problem = requests.unusable { return problem }
+            requests.queue.append(record)
+            return nil
         }
-        if refused { mailbox.done.signal() } else { mailbox.requests.signal() }
+        if let refusal { results.post { $0.outcomes.append(Outcome(record: record, error: refusal)) } }
     }
 
     /// The outcomes since the last call, oldest first.
     public func takeOutcomes() -> [Outcome] {
-        mailbox.done.drain()
-        return mailbox.state.withLock { state in
-            defer { state.outcomes.removeAll() }
-            return state.outcomes
+        results.take { results in
+            defer { results.outcomes.removeAll() }
+            return results.outcomes
         }
     }
 
     /// New bounds (a reload): applied at the next compaction check.
     public func update(_ settings: ChakraConfig.Sessions) {
-        mailbox.state.withLock { $0.retention = Self.retention(settings) }
-        mailbox.requests.signal()
+        writer.post { $0.retention = Self.retention(settings) }
     }
 
     /// The history, as the thread last left it.
-    public var contents: Contents { mailbox.state.withLock { $0.contents } }
+    public var contents: Contents { results.read { $0.contents } }
 
     /// Stops the thread once the records queued are written, waiting up to
     /// `timeout` seconds for that (chakrad's exit: the session a SIGTERM
     /// interrupted is recorded). Later records are dropped.
     public func close(timeout: Double = 0) {
-        mailbox.state.withLock { $0.stopping = true }
-        mailbox.requests.signal()
-        guard timeout > 0 else { return }
-        let poller = Poller(descriptors: [mailbox.stopped.descriptor])
-        _ = try? poller.wait(timeout: timeout)
+        writer.stop(timeout: timeout)
     }
 
     // MARK: the thread
 
+    /// The loop to the thread.
+    private struct Requests: Sendable {
+        var queue: [SessionRecord] = []
+        var retention: SessionRetention
+        /// Set when the log cannot be used (records then fail at once).
+        var unusable: String?
+    }
+
+    /// The thread to the others. A change of the history alone (the log
+    /// opened, a compaction) wakes the loop too, rarely: it takes no
+    /// outcome then.
+    private struct Results: Sendable {
+        var outcomes: [Outcome] = []
+        var contents = Contents.loading
+    }
+
     /// The thread's whole life: open the log, then write what is queued,
-    /// compacting when due, until told to stop.
-    private static func serve(path: String, mailbox: Mailbox, logger: Logger) {
-        defer { mailbox.stopped.signal() }
+    /// compacting when due, until told to stop. Each turn takes before it
+    /// waits: what came while the log was opened is written at once.
+    private static func serve(path: String, writer: MailboxThread<Requests>, results: Mailbox<Results>, logger: Logger) {
         let zone = SystemTimeZone()
         let log: SessionLog
         var damagedLines = 0
         do {
-            let retention = mailbox.state.withLock { $0.retention }
+            let retention = writer.take { $0.retention }.taken
             let opened = try SessionLog.open(path: path, retention: retention)
             log = opened.log
             damagedLines = opened.recovery.damagedLines
             logger.info("sessions: \(path): \(opened.recovery)")
             let history = SessionHistory(records: opened.records, in: zone)
-            mailbox.state.withLock { $0.contents = .ready(history, damagedLines: damagedLines) }
+            results.post { $0.contents = .ready(history, damagedLines: damagedLines) }
         } catch {
             logger.error("sessions: \(path): \(error); sessions are not recorded")
-            fail(mailbox, because: "\(error)")
+            fail(writer, results, because: "\(error)")
             return
         }
-        compact(log, zone: zone, mailbox: mailbox, logger: logger)
-        let poller = Poller(descriptors: [mailbox.requests.descriptor])
         while true {
-            // Awake once an hour at least: retention drops old records on
-            // a kiosk nobody uses any more.
-            do { try poller.wait(timeout: 3600) } catch {
-                logger.error("sessions: the writer thread stops: \(error)")
-                fail(mailbox, because: "the writer thread stopped: \(error)")
-                return
-            }
-            mailbox.requests.drain()
-            let (queue, stopping, retention) = mailbox.state.withLock { state in
-                defer { state.queue.removeAll() }
-                return (state.queue, state.stopping, state.retention)
+            let ((queue, retention), stopping) = writer.take { requests in
+                defer { requests.queue.removeAll() }
+                return (requests.queue, requests.retention)
             }
             log.retention = retention
             for record in queue {
-                var outcome = Outcome(record: record)
                 do {
                     try log.append(record)
-                    mailbox.state.withLock { state in
-                        if case .ready(var history, let damaged) = state.contents {
+                    results.post { results in
+                        if case .ready(var history, let damaged) = results.contents {
                             history.add(record, in: zone)
-                            state.contents = .ready(history, damagedLines: damaged)
+                            results.contents = .ready(history, damagedLines: damaged)
                         }
+                        results.outcomes.append(Outcome(record: record))
                     }
                 } catch {
                     logger.error("sessions: \(path): a record could not be written: \(error)")
-                    outcome.error = "\(error)"
+                    results.post { $0.outcomes.append(Outcome(record: record, error: "\(error)")) }
                 }
-                mailbox.state.withLock { $0.outcomes.append(outcome) }
-                mailbox.done.signal()
             }
-            compact(log, zone: zone, mailbox: mailbox, logger: logger)
+            compact(log, zone: zone, results: results, logger: logger)
             if stopping { return }
+            // Awake once an hour at least: retention drops old records on
+            // a kiosk nobody uses any more.
+            do { try writer.waitForMail(timeout: 3600) } catch {
+                logger.error("sessions: the writer thread stops: \(error)")
+                fail(writer, results, because: "the writer thread stopped: \(error)")
+                return
+            }
         }
     }
 
     /// A compaction when due; the history then is that of the records kept.
-    private static func compact(_ log: SessionLog, zone: SystemTimeZone, mailbox: Mailbox, logger: Logger) {
+    private static func compact(_ log: SessionLog, zone: SystemTimeZone, results: Mailbox<Results>, logger: Logger) {
         do {
             guard let done = try log.compactIfDue(now: WallClock.now()) else { return }
             logger.info("sessions: \(log.path): \(done)")
             let history = SessionHistory(records: done.kept, in: zone)
-            mailbox.state.withLock { $0.contents = .ready(history, damagedLines: 0) }
+            results.post { $0.contents = .ready(history, damagedLines: 0) }
         } catch {
             logger.error("sessions: \(log.path): compaction failed: \(error); tried again in an hour")
         }
     }
 
     /// The log cannot be used: every record queued now or later fails.
-    private static func fail(_ mailbox: Mailbox, because problem: String) {
-        mailbox.state.withLock { state in
-            state.contents = .failed(problem)
-            state.unusable = problem
-            state.outcomes += state.queue.map { Outcome(record: $0, error: problem) }
-            state.queue.removeAll()
-        }
-        mailbox.done.signal()
-    }
-
-    /// What the two threads share.
-    private final class Mailbox: Sendable {
-        struct State: Sendable {
-            var queue: [SessionRecord] = []
-            var outcomes: [Outcome] = []
-            var retention: SessionRetention
-            var contents = Contents.loading
-            var stopping = false
-            /// Set when the log cannot be used (records then fail at once).
-            var unusable: String?
-        }
-
-        let state: Mutex<State>
-        /// The loop to the thread: a record (or a stop) is waiting.
-        let requests: Wakeup
-        /// The thread to the loop: an outcome is waiting.
-        let done: Wakeup
-        /// The thread has ended.
-        let stopped: Wakeup
-
-        init(retention: SessionRetention) throws(SystemError) {
-            state = Mutex(State(retention: retention))
-            requests = try Wakeup()
-            done = try Wakeup()
-            stopped = try Wakeup()
+    private static func fail(_ writer: MailboxThread<Requests>, _ results: Mailbox<Results>, because problem: String) {
+        let queued = writer.take { requests in
+            requests.unusable = problem
+            defer { requests.queue.removeAll() }
+            return requests.queue
+        }.taken
+        results.post { results in
+            results.contents = .failed(problem)
+            results.outcomes += queued.map { Outcome(record: $0, error: problem) }
         }
     }
 }

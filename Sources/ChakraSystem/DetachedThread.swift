@@ -3,7 +3,9 @@ import Glibc
 
 /// A named POSIX thread that runs one closure to its end and is never
 /// joined. Foundation's Thread does the same but brings all of Foundation
-/// (and its locale data, tens of megabytes) into a static binary.
+/// (and its locale data, tens of megabytes) into a static binary. Where
+/// a thread's end matters, it is a `MailboxThread`, whose `stop` waits
+/// for its closure to return.
 public enum DetachedThread {
     /// Starts `body` on a new thread called `name` (at most 15 bytes are
     /// kept). A thread that cannot be started is a fatal error: the daemon

@@ -32,26 +32,3 @@ public final class SignalSource {
         }
     }
 }
-
-/// An eventfd another thread writes to wake the loop (the command queue).
-/// Owns the descriptor until deinit.
-public final class Wakeup: @unchecked Sendable {
-    public let descriptor: Int32
-
-    public init() throws(SystemError) {
-        descriptor = try Syscall.check("eventfd", { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
-    }
-
-    deinit { close(descriptor) }
-
-    /// Safe from any thread.
-    public func signal() {
-        var one: UInt64 = 1
-        _ = write(descriptor, &one, 8)
-    }
-
-    public func drain() {
-        var count: UInt64 = 0
-        _ = read(descriptor, &count, 8)
-    }
-}

@@ -1,10 +1,9 @@
 import ChakraConfig
 import ChakraSystem
 import Glibc
-import Synchronization
 
 /// The TV's power over HDMI-CEC, for the frame loop: `request(on:)` and
-/// go on drawing; when `descriptor` (an eventfd) turns readable,
+/// go on drawing; when `descriptor` (the reports' mailbox) turns readable,
 /// `takeReports()` says what the TV did. The bus work — Standby or Image
 /// View On and Active Source, then asking the power status for up to 5 s
 /// (CECPowerSequence) — blocks for seconds, so it runs on a thread of its
@@ -15,14 +14,17 @@ import Synchronization
 /// carried out gives one report.
 public final class CECController {
     public let path: String
-    private let mailbox: Mailbox
+    /// The loop to the thread: the power last asked for, and the stop.
+    private let bus: MailboxThread<Bool?>
+    /// The thread to the loop.
+    private let results: Mailbox<Results>
 
     /// Readable while reports wait for `takeReports()`.
-    public var descriptor: Int32 { mailbox.done.descriptor }
+    public var descriptor: Int32 { results.descriptor }
 
     /// "cec /dev/cec0 vivid-000-vid-out0, playback device 4, physical
     /// 1.0.0.0", as of the last request carried out.
-    public var summary: String { mailbox.state.withLock { $0.summary } }
+    public var summary: String { results.read { $0.summary } }
 
     /// The adapter `choice` names, configured as a Playback device, with
     /// its thread started; nil when none is wanted (`.disabled`) or, for
@@ -77,11 +79,12 @@ public final class CECController {
     init(adapter: CECAdapter, claim: CECAdapter.Claim, logger: Logger) throws(SystemError) {
         path = adapter.path
         let summary = Self.summary(of: adapter)
-        mailbox = try Mailbox(summary: summary)
+        bus = try MailboxThread(name: "chakra-cec", mail: nil)
+        results = try Mailbox(Results(summary: summary))
         logger.info("\(summary) (\(claim.rawValue))")
         let handoff = Handoff(adapter: adapter)
-        DetachedThread.start(name: "chakra-cec") { [mailbox] in
-            Self.serve(handoff.adapter, mailbox: mailbox, logger: logger)
+        bus.start { [results] bus in
+            Self.serve(handoff.adapter, bus: bus, results: results, logger: logger)
         }
     }
 
@@ -90,54 +93,49 @@ public final class CECController {
     /// The TV on (Image View On, Active Source) or to standby. Returns at
     /// once; the report comes through `descriptor`.
     public func request(on: Bool) {
-        mailbox.state.withLock { $0.wanted = on }
-        mailbox.requests.signal()
+        bus.post { $0 = on }
     }
 
     /// The reports of the requests carried out since the last call, oldest
     /// first.
     public func takeReports() -> [DisplayPowerReport] {
-        mailbox.done.drain()
-        return mailbox.state.withLock { state in
-            defer { state.reports.removeAll() }
-            return state.reports
+        results.take { results in
+            defer { results.reports.removeAll() }
+            return results.reports
         }
     }
 
     /// Stops the thread once its current request (if any) is over; it
-    /// closes the adapter. The TV is left as it is.
+    /// closes the adapter. The TV is left as it is. Not waited for: the
+    /// request under way may ask the TV for seconds more.
     public func close() {
-        mailbox.state.withLock { $0.stopping = true }
-        mailbox.requests.signal()
+        bus.stop(timeout: 0)
     }
 
     /// The thread's whole life: wait for a request, carry out the last one
     /// asked, post the report, until told to stop.
-    private static func serve(_ adapter: CECAdapter, mailbox: Mailbox, logger: Logger) {
+    private static func serve(_ adapter: CECAdapter, bus: MailboxThread<Bool?>, results: Mailbox<Results>, logger: Logger) {
         defer { adapter.close() }
-        let poller = Poller(descriptors: [mailbox.requests.descriptor])
         let sequence = CECPowerSequence(bus: adapter)
         while true {
             do {
-                try poller.wait(timeout: nil)
+                try bus.waitForMail(timeout: nil)
             } catch {
                 logger.error("cec: the request thread stops: \(error)")
                 return
             }
-            mailbox.requests.drain()
-            let (wanted, stopping) = mailbox.state.withLock { state in
-                defer { state.wanted = nil }
-                return (state.wanted, state.stopping)
+            let (wanted, stopping) = bus.take { wanted in
+                defer { wanted = nil }
+                return wanted
             }
             if stopping { return }
             guard let wanted else { continue }
             let report = sequence.run(on: wanted)
             let summary = summary(of: adapter)
-            mailbox.state.withLock { state in
-                state.reports.append(report)
-                state.summary = summary
+            results.post { results in
+                results.reports.append(report)
+                results.summary = summary
             }
-            mailbox.done.signal()
         }
     }
 
@@ -148,26 +146,10 @@ public final class CECController {
         return "\(head), \(logical), physical \(addresses.physical)"
     }
 
-    /// What the two threads share.
-    private final class Mailbox: Sendable {
-        struct State: Sendable {
-            var wanted: Bool?
-            var stopping = false
-            var reports: [DisplayPowerReport] = []
-            var summary: String
-        }
-
-        let state: Mutex<State>
-        /// The loop to the thread: a request (or stop) is waiting.
-        let requests: Wakeup
-        /// The thread to the loop: a report is waiting.
-        let done: Wakeup
-
-        init(summary: String) throws(SystemError) {
-            state = Mutex(State(summary: summary))
-            requests = try Wakeup()
-            done = try Wakeup()
-        }
+    /// The thread to the loop.
+    private struct Results: Sendable {
+        var reports: [DisplayPowerReport] = []
+        var summary: String
     }
 
     /// The adapter crosses to the thread once and is used there alone.
