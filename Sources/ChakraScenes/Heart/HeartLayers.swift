@@ -146,7 +146,12 @@ final class HeartLayers: @unchecked Sendable {
         placeAround(shape, halfX: glowHalf.x, halfY: glowHalf.y, factor: shapeFactor)
 
         centerTable = Self.centerTable()
-        let centerFactor = factor(4)
+        // The centre's grid for its mean blur over the pulse (4u at rest,
+        // 6u at the peak, back over 90 % of the cycle: about 5u): at rest
+        // 1.6 cells a σ, which moved frames by at most 3 levels in the
+        // bright core and its Chromium comparisons by a hundredth of a
+        // level, for 0.5 M fewer instructions at 800x480.
+        let centerFactor = factor(5)
         let centerHalf = (x: Int((centerTable.reach * P.HeartCenter.semiAxes.x * 1.08 * u).rounded(.up)) + 1,
                           y: Int((centerTable.reach * P.HeartCenter.semiAxes.y * 1.08 * u).rounded(.up)) + 1)
         center = Surface(capacityWidth: Surface.gridExtent(pixels: 2 * centerHalf.x + 2, factor: centerFactor),
