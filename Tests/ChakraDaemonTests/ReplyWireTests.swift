@@ -7,9 +7,10 @@ import ChakraSessions
 import Testing
 @testable import ChakraDaemon
 
-/// The replies and events as the daemon writes them, byte for byte, so
-/// that any key or value that moves shows here. Clients (chakractl,
-/// tests/flood, the VM cases) read them.
+/// The replies and events as the daemon writes them, byte for byte: the
+/// expected lines were taken from the daemon before its replies were
+/// typed (ChakraControl's `StatusReply` & co.), so any key or value that
+/// moves shows here. Clients (chakractl, tests/flood, the VM cases) read them.
 @Suite("Reply and event wire format")
 struct ReplyWireTests {
     static func sampleStatus() -> DaemonStatus {
@@ -71,20 +72,20 @@ struct ReplyWireTests {
     /// Every line the daemon's JSON functions write for the samples.
     static func lines() -> [String] {
         var lines: [String] = []
-        lines.append(ControlService.statusJSON(sampleStatus(), clients: 2).encoded)
-        lines.append(ControlService.statusJSON(DaemonStatus(), clients: 0).encoded)
-        lines.append(ControlService.settingsJSON(sampleStatus()).encoded)
-        lines.append(ControlService.displayJSON(sampleDisplay()).encoded)
-        lines.append(ControlService.scheduleJSON(samplePlan()).encoded)
-        lines.append(ControlService.healthJSON(DaemonHealth(healthy: true, reason: "frames reach the screen", lastFrameAge: 0.01234)).encoded)
-        lines.append(ControlService.healthJSON(DaemonHealth(healthy: false, reason: "no frame has reached the screen yet", lastFrameAge: nil)).encoded)
+        lines.append(ControlService.statusReply(sampleStatus(), clients: 2).json.encoded)
+        lines.append(ControlService.statusReply(DaemonStatus(), clients: 0).json.encoded)
+        lines.append(ControlService.settingsState(sampleStatus()).json.encoded)
+        lines.append(ControlService.displayState(sampleDisplay()).json.encoded)
+        lines.append(ControlService.scheduleReply(samplePlan()).json.encoded)
+        lines.append(ControlService.healthReply(DaemonHealth(healthy: true, reason: "frames reach the screen", lastFrameAge: 0.01234)).json.encoded)
+        lines.append(ControlService.healthReply(DaemonHealth(healthy: false, reason: "no frame has reached the screen yet", lastFrameAge: nil)).json.encoded)
         var path = sampleStatus().spiral!
         path.points = [[1.234, 5.678], [9, 10.005]]
-        lines.append(ControlService.spiralJSON(path).encoded)
+        lines.append(ControlService.spiralProgress(path).json.encoded)
         let history = SessionHistory(records: [sampleSession()], in: FixedOffsetZone(offset: 3600))
         let report = history.report()
-        lines.append(ControlService.statsJSON(report.totals).encoded)
-        lines.append(ControlService.statsJSON(SessionStats()).encoded)
+        lines.append(ControlService.statsCounts(report.totals).json.encoded)
+        lines.append(ControlService.statsCounts(SessionStats()).json.encoded)
         let events: [DaemonEvent] = [
             .sceneChanged(scene: "heart", previous: "calm", transition: SceneTransition(kind: .crossfade, duration: 1.5)),
             .settingsChanged(RenderSettings(reduceMotion: false, lowPower: true), language: "en", brightness: nil),
@@ -105,7 +106,7 @@ struct ReplyWireTests {
         return lines
     }
 
-    /// One line each, as `lines()` writes them.
+    /// Taken from the daemon's hand-built JSON before the types, one line each.
     static let expected = #"""
 {"backlight":"intel_backlight","brightness":40,"clients":2,"config_file":"/etc/chakra/chakra.toml","config_files":["/etc/chakra/chakra.toml","/etc/chakra/chakra.toml.d/10-site.toml"],"device":"/dev/dri/card0","display_check":"confirmed","display_check_detail":"drm: atomic ACTIVE confirmed (crtc 38 ACTIVE=0)","display_mode":"off","display_power":"off","display_reason":"manual","display_summary":"off by hand until 07:30","display_until":"2026-11-27T07:30:00+01:00","errors":{"config_reload":0,"display_power":2,"scene":0,"session_record":0},"fps":{"actual":29.99,"target":30.0},"frame_ms":{"median":3.14,"p99":9.88,"samples":240},"frames":1234,"height":800,"input_devices":["/dev/input/event3 (ft5x06)"],"language":"de","low_power":false,"mode":"1280x800@59.94","output":"drm","output_summary":"drm /dev/dri/card0, Virtual-1 1280x800","paused":false,"power":"dimmed","reduce_motion":true,"rotation":90,"scene":"spiral","schedule":{"action":"heart","next_action":"off","next_change":"2026-11-26T22:00:00+01:00","window":"window 1"},"sessions":{"abandoned":1,"breathed_seconds":123.46,"completed":2,"recorded":3,"started":3},"spiral":{"head":{"x":100.13,"y":200.0},"hold_remaining":2.35,"needs_resume":false,"pattern":"box","phase":"hold-in","progress":0.1235,"state":"hold","touching":true},"still":true,"touch_latency_ms":{"median":21.5,"p99":40.13,"samples":7},"uptime":3600.46,"version":"0.4.0","vt_active":true,"width":1280}
 {"backlight":null,"brightness":null,"clients":0,"config_file":null,"config_files":[],"device":null,"display_check":"","display_check_detail":"","display_mode":"auto","display_power":"on","display_reason":"","display_summary":"on","display_until":null,"errors":{"config_reload":0,"display_power":0,"scene":0,"session_record":0},"fps":{"actual":0.0,"target":0.0},"frame_ms":{"median":0.0,"p99":0.0,"samples":0},"frames":0,"height":0,"input_devices":[],"language":"en","low_power":false,"mode":"0x0","output":"","output_summary":"","paused":false,"power":"normal","reduce_motion":false,"rotation":0,"scene":"","schedule":null,"sessions":{"abandoned":0,"breathed_seconds":0.0,"completed":0,"recorded":0,"started":0},"spiral":null,"still":false,"touch_latency_ms":{"median":0.0,"p99":0.0,"samples":0},"uptime":0.0,"version":"0.4.0","vt_active":true,"width":0}
@@ -137,5 +138,22 @@ struct ReplyWireTests {
         let lines = Self.lines()
         #expect(lines.count == expected.count)
         for (line, before) in zip(lines, expected) { #expect(line == before) }
+    }
+
+    /// And every line reads back as its type.
+    @Test func linesReadBackAsTheirTypes() throws {
+        let lines = Self.lines()
+        let status = try StatusReply(json: JSONValue.parse(Array(lines[0].utf8)).get())
+        #expect(status == ControlService.statusReply(Self.sampleStatus(), clients: 2))
+        #expect(status.display.summary == "off by hand until 07:30" && status.schedule?.nextChange == "2026-11-26T22:00:00+01:00")
+        let plan = try ScheduleReply(json: JSONValue.parse(Array(lines[4].utf8)).get())
+        #expect(plan == ControlService.scheduleReply(Self.samplePlan()))
+        for line in lines[10...] {
+            guard case .event(let name, let json)? = ControlMessage.parse(Array(line.utf8)), let kind = EventKind(rawValue: name) else {
+                Issue.record("not an event: \(line)")
+                continue
+            }
+            #expect(try ControlEvent(EventPayload(kind: kind, json: json)).line == line + "\n")
+        }
     }
 }

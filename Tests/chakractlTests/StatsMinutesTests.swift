@@ -19,7 +19,7 @@ struct StatsMinutesTests {
                                       ending: "completed", pattern: "6-4-8", furthestState: "completed",
                                       breathedSeconds: breathed, holdSeconds: 0, lifts: 0), in: FixedOffsetZone())
         }
-        let reply = ControlService.statsJSON(history.report().totals).encoded
+        let reply = ControlService.statsCounts(history.report().totals).json.encoded
         let parsed = try JSONValue.parse(Array(reply.utf8)).get()
         return Stats.minutes(parsed["minutes_breathed"])
     }
