@@ -132,6 +132,18 @@ struct ChakractlParsingTests {
         #expect(Stats(since: nil).human(try StatsReply(json: none)) == "sessions are not recorded ([sessions] file is empty)\nno sessions recorded yet")
     }
 
+    /// A reply that does not fit its type (a daemon of another protocol, a
+    /// bug) is a failure that names the field: exit 3, no trap.
+    @Test func aReplyThatDoesNotFitIsAClearFailure() throws {
+        let wrong: JSONValue = ["healthy": "yes", "reason": "r"]
+        let failure = #expect(throws: ClientFailure.self) { _ = try Health.reply(wrong) }
+        #expect(failure?.status == .unreachable)
+        #expect(failure?.description == "chakrad's reply to health cannot be read: 'healthy': expected true or false, got a string")
+        let missing = #expect(throws: ClientFailure.self) { _ = try Status.reply(["scene": "heart"]) }
+        #expect(missing?.description == "chakrad's reply to status cannot be read: 'paused': missing")
+        #expect(try Health().human(Health.reply(["healthy": true, "reason": "r", "newer": 1])) == "healthy: r")
+    }
+
     @Test func helpVersionAndNothing() throws {
         let root = try printed(["--help"])
         #expect(root.hasPrefix("OVERVIEW: Control a running chakrad."))
