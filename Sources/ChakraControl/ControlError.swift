@@ -48,6 +48,4 @@ public struct ControlError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
-
-    public var json: JSONValue { ["code": .string(code.rawValue), "message": .string(message)] }
 }

@@ -345,12 +345,12 @@ private final class ServerLoop {
         case .subscribe(let kinds):
             let set = Set(kinds ?? EventKind.allCases)
             client.subscription = set
-            let names = EventKind.allCases.filter(set.contains).map { JSONValue.string($0.rawValue) }
-            client.queue(ControlReply.success(id: request.id, ["subscribed": true, "events": .array(names)]).line, isReply: true)
+            let names = EventKind.allCases.filter(set.contains).map(\.rawValue)
+            client.queue(ControlReply.success(id: request.id, SubscribeReply(subscribed: true, events: names).json).line, isReply: true)
             client.flush()
         case .unsubscribe:
             client.subscription = nil
-            client.queue(ControlReply.success(id: request.id, ["subscribed": false]).line, isReply: true)
+            client.queue(ControlReply.success(id: request.id, SubscribeReply(subscribed: false).json).line, isReply: true)
             client.flush()
         default:
             client.requestInFlight = true

@@ -58,13 +58,13 @@ public final class ControlService: ControlHandler {
                        reply: @escaping @Sendable (Result<JSONValue, ControlError>) -> Void) {
         switch request.command {
         case .ping:
-            reply(.success(["pong": true]))
+            reply(.success(PongReply().json))
         case .version:
-            reply(.success(["version": .string(ChakraVersion.current), "protocol": .int(ControlProtocol.version), "daemon": "chakrad"]))
+            reply(.success(VersionReply().json))
         case .status:
-            reply(.success(Self.statusJSON(control.status(at: MonotonicClock.now()), clients: context.clients)))
+            reply(.success(Self.statusReply(control.status(at: MonotonicClock.now()), clients: context.clients).json))
         case .scenes:
-            reply(.success(["scenes": .array(DaemonScenes.names.map { .string($0) }), "current": .string(control.status.scene)]))
+            reply(.success(ScenesReply(scenes: DaemonScenes.names, current: control.status.scene).json))
         case .switchScene(let request):
             switchScene(request, reply: reply)
         case .set(let setting):
@@ -75,31 +75,31 @@ public final class ControlService: ControlHandler {
             reload(reply: reply)
         case .pause, .resume:
             let paused = request.command == .pause
-            control.send(.playback(paused: paused) { result in reply(result.map { ["paused": .bool(paused)] }.mapError(Self.error)) })
+            control.send(.playback(paused: paused) { result in reply(result.map { PlaybackState(paused: paused).json }.mapError(Self.error)) })
         case .snapshot:
             snapshots.request(isWanted: { context.isConnected }, reply: reply)
         case .wake:
-            control.send(.activity { result in reply(result.map { ["power": .string($0.rawValue)] }.mapError(Self.error)) })
+            control.send(.activity { result in reply(result.map { PowerLevel(power: $0.rawValue).json }.mapError(Self.error)) })
         case .spiral(let action, let pattern):
             control.send(.spiral(action, pattern: pattern) { result in
-                reply(result.map { Self.spiralJSON($0) }.mapError(Self.error))
+                reply(result.map { Self.spiralProgress($0).json }.mapError(Self.error))
             })
         case .display(let mode):
             control.send(.display(mode) { [control] result in
-                reply(result.map { Self.displayJSON(control.status.display) }.mapError(Self.error))
+                reply(result.map { Self.displayState(control.status.display).json }.mapError(Self.error))
             })
         case .health:
             let now = MonotonicClock.now()
-            reply(.success(Self.healthJSON(DaemonHealth.evaluate(control.status(at: now), now: now))))
+            reply(.success(Self.healthReply(DaemonHealth.evaluate(control.status(at: now), now: now)).json))
         case .touch(let touch):
             let event = Self.touchEvent(touch, time: MonotonicClock.now())
             control.send(.touch(event) { result in
-                reply(result.map { ["phase": .string(touch.phase.rawValue), "contact": .int(touch.contact)] }.mapError(Self.error))
+                reply(result.map { TouchReply(phase: touch.phase.rawValue, contact: touch.contact).json }.mapError(Self.error))
             })
         case .stats(let query):
-            reply(stats(query))
+            reply(stats(query).map(\.json))
         case .schedule:
-            control.send(.schedulePlan { result in reply(result.map(Self.scheduleJSON).mapError(Self.error)) })
+            control.send(.schedulePlan { result in reply(result.map { Self.scheduleReply($0).json }.mapError(Self.error)) })
         case .subscribe, .unsubscribe:
             reply(.failure(ControlError(.internal, "subscriptions are the server's")))
         }
@@ -127,8 +127,7 @@ public final class ControlService: ControlHandler {
         }
         control.send(.switchScene(request) { result in
             reply(result.map { done in
-                ["scene": .string(done.scene), "previous": .string(done.previous),
-                 "transition": .string(done.transition.kind.rawValue), "duration": .double(done.transition.duration)]
+                Self.sceneChange(scene: done.scene, previous: done.previous, transition: done.transition).json
             }.mapError(Self.error))
         })
     }
@@ -146,7 +145,7 @@ public final class ControlService: ControlHandler {
             change = .language(code)
         }
         control.send(.change(change) { [control] result in
-            reply(result.map { Self.settingsJSON(control.status) }.mapError(Self.error))
+            reply(result.map { Self.settingsState(control.status).json }.mapError(Self.error))
         })
     }
 
@@ -156,10 +155,11 @@ public final class ControlService: ControlHandler {
             let hint = ConfigParser.closestKey(to: key).map { "; did you mean \($0)?" } ?? ""
             return .failure(ControlError(.unknownKey, "no configuration key or section '\(Excerpt.text(key))'\(hint) (keys as in chakra.toml, e.g. low_power.fps)"))
         }
-        if values.count == 1, values[0].key == key { return .success(["key": .string(key), "value": Self.json(values[0].value)]) }
+        if values.count == 1, values[0].key == key { return .success(GetReply(key: key, value: Self.json(values[0].value)).json) }
+        // A section: its keys, each without the section's name.
         var fields: [String: JSONValue] = [:]
         for (full, value) in values { fields[String(full.dropFirst(key.count + 1))] = Self.json(value) }
-        return .success(["key": .string(key), "value": .object(fields)])
+        return .success(GetReply(key: key, value: .object(fields)).json)
     }
 
     /// The files are read by the reader, not here (this thread serves every
@@ -181,11 +181,8 @@ public final class ControlService: ControlHandler {
             let file = loaded.file
             control.send(.applyConfiguration(loaded) { result in
                 reply(result.map { report in
-                    ["file": file.map { .string($0) } ?? .null,
-                     "changed": .array(report.changed.map { .string($0) }),
-                     "restart_needed": .array(report.restartNeeded.map { .string($0) }),
-                     "ignored": .array(report.ignored.map { .string($0) }),
-                     "warnings": .array(report.warnings.map { .string($0) })]
+                    ReloadReply(file: file, changed: report.changed, restartNeeded: report.restartNeeded,
+                                ignored: report.ignored, warnings: report.warnings).json
                 }.mapError(Self.error))
             })
         }
@@ -209,8 +206,7 @@ public final class ControlService: ControlHandler {
         case .success(let frame):
             do {
                 let image = try frame.consumedIntoPNG()
-                return .success(["format": "png", "width": .int(image.width), "height": .int(image.height),
-                                 "png": .string(Data(image.png).base64EncodedString())])
+                return .success(SnapshotReply(width: image.width, height: image.height, png: Data(image.png).base64EncodedString()).json)
             } catch {
                 return .failure(ControlError(.internal, "\(error)"))
             }
@@ -218,8 +214,11 @@ public final class ControlService: ControlHandler {
     }
 }
 
-// MARK: JSON
+// MARK: replies and events
 
+/// The daemon's values as the protocol's typed replies and events
+/// (ChakraControl, Replies.swift and Events.swift, spell their keys):
+/// what is rounded for the wire is rounded here.
 extension ControlService {
     static func error(_ error: DaemonCommandError) -> ControlError {
         switch error {
@@ -242,190 +241,186 @@ extension ControlService {
         }
     }
 
-    static func settingsJSON(_ status: DaemonStatus) -> JSONValue {
-        ["reduce_motion": .bool(status.settings.reduceMotion), "low_power": .bool(status.settings.lowPower),
-         "language": .string(status.language), "brightness": status.brightness.map { .int($0) } ?? .null]
+    static func settingsState(_ status: DaemonStatus) -> SettingsState {
+        SettingsState(reduceMotion: status.settings.reduceMotion, lowPower: status.settings.lowPower,
+                      language: status.language, brightness: status.brightness)
+    }
+
+    static func sceneChange(scene: String, previous: String, transition: SceneTransition) -> SceneSwitched {
+        SceneSwitched(scene: scene, previous: previous, transition: transition.kind.rawValue, duration: transition.duration)
     }
 
     /// `status`'s fields from `status` as given (`DaemonControl.status(at:)`
     /// makes the frames and the uptime those of the moment asked).
-    static func statusJSON(_ status: DaemonStatus, clients: Int) -> JSONValue {
-        var fields: [String: JSONValue] = [
-            "scene": .string(status.scene),
-            "paused": .bool(status.paused),
-            "still": .bool(status.still),
-            "output": .string(status.outputKind),
-            "output_summary": .string(status.output),
-            "device": status.device.map { .string($0) } ?? .null,
-            "mode": .string(status.mode),
-            "width": .int(status.width),
-            "height": .int(status.height),
-            "rotation": .int(status.rotation),
-            "fps": ["target": .double(round2(status.fpsTarget)), "actual": .double(round2(status.fps))],
-            "frame_ms": ["median": .double(round2(status.frameTimes.median)), "p99": .double(round2(status.frameTimes.p99)),
-                         "samples": .int(status.frameTimes.samples)],
-            "sessions": ["started": .int(status.sessions.started), "completed": .int(status.sessions.completed),
-                         "abandoned": .int(status.sessions.abandoned), "recorded": .int(status.sessions.recorded),
-                         "breathed_seconds": .double(round2(status.sessions.breathedSeconds))],
-            "errors": .object(Dictionary(uniqueKeysWithValues: ErrorKind.allCases.map { ($0.rawValue, JSONValue.int(status.errors[$0])) })),
-            "frames": .int(status.frames.presented),
-            "vt_active": .bool(status.vtActive),
-            "backlight": status.backlight.map { .string($0) } ?? .null,
-            "power": .string(status.power.rawValue),
-            "schedule": status.schedule.map(scheduleStatusJSON) ?? .null,
-            "uptime": .double(round2(status.uptime)),
-            "clients": .int(clients),
-            "input_devices": .array(status.inputDevices.map { .string($0) }),
-            "touch_latency_ms": ["median": .double(round2(status.touchLatency.median)), "p99": .double(round2(status.touchLatency.p99)),
-                                 "samples": .int(status.touchLatency.samples)],
-            "spiral": status.spiral.map(spiralJSON) ?? .null,
-            "config_file": status.configFile.map { .string($0) } ?? .null,
-            "config_files": .array(status.configFiles.map { .string($0) }),
-            "version": .string(ChakraVersion.current),
-        ]
-        if case .object(let settings) = settingsJSON(status) { fields.merge(settings) { _, new in new } }
-        if case .object(let display) = displayJSON(status.display) { fields.merge(display) { _, new in new } }
-        return .object(fields)
+    static func statusReply(_ status: DaemonStatus, clients: Int) -> StatusReply {
+        var reply = StatusReply()
+        reply.scene = status.scene
+        reply.paused = status.paused
+        reply.still = status.still
+        reply.output = status.outputKind
+        reply.outputSummary = status.output
+        reply.device = status.device
+        reply.mode = status.mode
+        (reply.width, reply.height, reply.rotation) = (status.width, status.height, status.rotation)
+        reply.fps = StatusReply.Rate(target: round2(status.fpsTarget), actual: round2(status.fps))
+        reply.frameTimes = timings(status.frameTimes)
+        let sessions = status.sessions
+        reply.sessions = StatusReply.Sessions(started: sessions.started, completed: sessions.completed, abandoned: sessions.abandoned,
+                                              recorded: sessions.recorded, breathedSeconds: round2(sessions.breathedSeconds))
+        for kind in ErrorKind.allCases { reply.errors[kind.rawValue] = status.errors[kind] }
+        reply.frames = status.frames.presented
+        reply.vtActive = status.vtActive
+        reply.backlight = status.backlight
+        reply.power = status.power.rawValue
+        reply.schedule = status.schedule.map(scheduleNow)
+        reply.uptime = round2(status.uptime)
+        reply.clients = clients
+        reply.inputDevices = status.inputDevices
+        reply.touchLatency = timings(status.touchLatency)
+        reply.spiral = status.spiral.map(spiralProgress)
+        reply.configFile = status.configFile
+        reply.configFiles = status.configFiles
+        reply.version = ChakraVersion.current
+        reply.settings = settingsState(status)
+        reply.display = displayState(status.display)
+        return reply
     }
 
-    /// The screen's fields, flat (in `status`, the `display` reply and the
+    private static func timings(_ summary: FrameTimes.Summary) -> StatusReply.Timings {
+        StatusReply.Timings(median: round2(summary.median), p99: round2(summary.p99), samples: summary.samples)
+    }
+
+    /// The screen's fields (flat in `status`, the `display` reply and the
     /// `display_power` event alike).
-    static func displayJSON(_ display: DisplayPowerStatus) -> JSONValue {
-        ["display_power": .string(display.screen.power.rawValue),
-         "display_reason": .string(display.screen.reason?.rawValue ?? ""),
-         "display_mode": .string(display.mode.rawValue),
-         "display_until": display.until.map { .string($0) } ?? .null,
-         "display_summary": .string(display.summary),
-         "display_check": .string(display.check),
-         "display_check_detail": .string(display.checkDetail)]
+    static func displayState(_ display: DisplayPowerStatus) -> DisplayState {
+        var state = DisplayState()
+        state.power = display.screen.power.rawValue
+        state.reason = display.screen.reason?.rawValue ?? ""
+        state.mode = display.mode.rawValue
+        state.until = display.until
+        state.summary = display.summary
+        state.check = display.check
+        state.checkDetail = display.checkDetail
+        return state
     }
 
-    static func scheduleStatusJSON(_ schedule: ScheduleStatus) -> JSONValue {
-        ["action": .string(schedule.action), "window": .string(schedule.window),
-         "next_change": schedule.nextChange.map { .string($0) } ?? .null,
-         "next_action": schedule.nextAction.map { .string($0) } ?? .null]
+    static func scheduleNow(_ schedule: ScheduleStatus) -> ScheduleNow {
+        ScheduleNow(action: schedule.action, window: schedule.window, nextChange: schedule.nextChange, nextAction: schedule.nextAction)
     }
 
-    static func scheduleJSON(_ plan: SchedulePlanReport) -> JSONValue {
-        var fields: [String: JSONValue] = [
-            "date": .string(plan.date), "weekday": .string(plan.weekday), "outside": .string(plan.outside),
-            "runs": .array(plan.runs.map { run in
-                ["start": .string(run.start), "end": .string(run.end), "start_clock": .string(run.startClock),
-                 "end_clock": .string(run.endClock), "action": .string(run.action), "window": .string(run.window)]
-            }),
-            "now": plan.now.map(scheduleStatusJSON) ?? .null,
-        ]
-        if case .object(let display) = displayJSON(plan.display) { fields.merge(display) { _, new in new } }
-        return .object(fields)
+    static func scheduleReply(_ plan: SchedulePlanReport) -> ScheduleReply {
+        var reply = ScheduleReply()
+        (reply.date, reply.weekday, reply.outside) = (plan.date, plan.weekday, plan.outside)
+        reply.runs = plan.runs.map { run in
+            ScheduleReply.Run(start: run.start, end: run.end, startClock: run.startClock, endClock: run.endClock,
+                              action: run.action, window: run.window)
+        }
+        reply.now = plan.now.map(scheduleNow)
+        reply.display = displayState(plan.display)
+        return reply
     }
 
-    static func healthJSON(_ health: DaemonHealth) -> JSONValue {
-        ["healthy": .bool(health.healthy), "reason": .string(health.reason),
-         "last_frame_age": health.lastFrameAge.map { .double(round2($0)) } ?? .null]
+    static func healthReply(_ health: DaemonHealth) -> HealthReply {
+        HealthReply(healthy: health.healthy, reason: health.reason, lastFrameAge: health.lastFrameAge.map(round2))
     }
 
-    static func displayCheckJSON(_ report: DisplayPowerReport) -> JSONValue {
-        ["part": .string(report.part), "on": .bool(report.on), "method": .string(report.method),
-         "check": .string(report.check.kind), "detail": .string(report.check.detail)]
+    static func displayCheck(_ report: DisplayPowerReport) -> DisplayCheck {
+        DisplayCheck(part: report.part, on: report.on, method: report.method, check: report.check.kind, detail: report.check.detail)
     }
 
     private static func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 
-    static func spiralJSON(_ report: SpiralReport) -> JSONValue {
-        var fields: [String: JSONValue] = [
-            "state": .string(report.state), "progress": .double((report.progress * 10_000).rounded() / 10_000),
-            "hold_remaining": .double(round2(report.holdRemaining)),
-            "head": ["x": .double(round2(report.headX)), "y": .double(round2(report.headY))],
-            "touching": .bool(report.touching), "needs_resume": .bool(report.needsResume),
-            "pattern": .string(report.pattern), "phase": report.phase.map { .string($0) } ?? .null,
-        ]
-        if let points = report.points {
-            fields["points"] = .array(points.map { .array($0.map { .double(round2($0)) }) })
-        }
-        return .object(fields)
+    static func spiralProgress(_ report: SpiralReport) -> SpiralProgress {
+        var progress = SpiralProgress()
+        progress.state = report.state
+        progress.progress = (report.progress * 10_000).rounded() / 10_000
+        progress.holdRemaining = round2(report.holdRemaining)
+        progress.head = SpiralProgress.Point(x: round2(report.headX), y: round2(report.headY))
+        progress.touching = report.touching
+        progress.needsResume = report.needsResume
+        progress.pattern = report.pattern
+        progress.phase = report.phase
+        progress.points = report.points.map { points in points.map { $0.map(round2) } }
+        return progress
     }
 
     static func event(_ event: DaemonEvent) -> ControlEvent {
+        ControlEvent(payload(event))
+    }
+
+    static func payload(_ event: DaemonEvent) -> EventPayload {
         switch event {
         case .sceneChanged(let scene, let previous, let transition):
-            ControlEvent(.sceneChanged, ["scene": .string(scene), "previous": .string(previous),
-                                         "transition": .string(transition.kind.rawValue), "duration": .double(transition.duration)])
+            .sceneChanged(sceneChange(scene: scene, previous: previous, transition: transition))
         case .settingsChanged(let settings, let language, let brightness):
-            ControlEvent(.settingsChanged, ["reduce_motion": .bool(settings.reduceMotion), "low_power": .bool(settings.lowPower),
-                                            "language": .string(language), "brightness": brightness.map { .int($0) } ?? .null])
+            .settingsChanged(SettingsState(reduceMotion: settings.reduceMotion, lowPower: settings.lowPower,
+                                           language: language, brightness: brightness))
         case .displayChanged(let reason, let output, let width, let height):
-            ControlEvent(.displayChanged, ["reason": .string(reason), "output_summary": .string(output),
-                                           "width": .int(width), "height": .int(height)])
+            .displayChanged(DisplayChange(reason: reason, outputSummary: output, width: width, height: height))
         case .playbackChanged(let paused):
-            ControlEvent(.playbackChanged, ["paused": .bool(paused)])
+            .playbackChanged(PlaybackState(paused: paused))
         case .powerChanged(let state):
-            ControlEvent(.powerChanged, ["power": .string(state.rawValue)])
+            .powerChanged(PowerLevel(power: state.rawValue))
         case .configReloaded(let file, let report, _):
-            ControlEvent(.configReloaded, ["file": file.map { .string($0) } ?? .null,
-                                           "changed": .array(report.changed.map { .string($0) }),
-                                           "restart_needed": .array(report.restartNeeded.map { .string($0) })])
+            .configReloaded(ConfigReloaded(file: file, changed: report.changed, restartNeeded: report.restartNeeded))
         case .spiralState(let from, let to):
-            ControlEvent(.spiralState, ["from": .string(from), "to": .string(to)])
+            .spiralState(SpiralStateChange(from: from, to: to))
         case .spiralProgress(let report):
-            ControlEvent(.spiralProgress, { if case .object(let f) = spiralJSON(report) { f } else { [:] } }())
+            .spiralProgress(spiralProgress(report))
         case .displayPower(let display):
-            ControlEvent(.displayPower, { if case .object(let f) = displayJSON(display) { f } else { [:] } }())
+            .displayPower(displayState(display))
         case .displayChecked(let report):
-            ControlEvent(.displayCheck, { if case .object(let f) = displayCheckJSON(report) { f } else { [:] } }())
+            .displayCheck(displayCheck(report))
         case .scheduleChanged(let schedule):
-            ControlEvent(.scheduleChanged, { if case .object(let f) = scheduleStatusJSON(schedule) { f } else { [:] } }())
+            .scheduleChanged(scheduleNow(schedule))
         case .sessionFinished(let report):
-            ControlEvent(.sessionFinished, sessionJSON(report))
+            .sessionFinished(sessionFinished(report))
         }
     }
 }
 
 extension ControlService {
     /// `stats`: from the history the recorder keeps (the file is not read).
-    func stats(_ query: StatsQuery) -> Result<JSONValue, ControlError> {
+    func stats(_ query: StatsQuery) -> Result<StatsReply, ControlError> {
         let since = query.since.map { CalendarDate(year: $0.year, month: $0.month, day: $0.day) }
-        var fields: [String: JSONValue] = [
-            "file": sessionsFile.map { .string($0) } ?? .null, "recording": .bool(sessionsFile != nil),
-            "since": since.map { .string("\($0)") } ?? .null, "problem": .null, "damaged": 0,
-        ]
+        var reply = StatsReply()
+        (reply.file, reply.recording, reply.since) = (sessionsFile, sessionsFile != nil, since.map { "\($0)" })
         var history = SessionHistory()
         switch sessions?.contents {
         case nil:
-            if sessionsFile != nil { fields["problem"] = "the session recorder could not be started (see the journal)" }
+            if sessionsFile != nil { reply.problem = "the session recorder could not be started (see the journal)" }
         case .loading?:
             return .failure(ControlError(.notSupported, "the session records are still being read; ask again in a moment"))
         case .failed(let problem)?:
-            fields["problem"] = .string(problem)
+            reply.problem = problem
         case .ready(let kept, let damaged)?:
             history = kept
-            fields["damaged"] = .int(damaged)
+            reply.damaged = damaged
         }
         let report = history.report(since: since)
-        fields["first_day"] = history.firstDay.map { .string("\($0)") } ?? .null
-        fields["total"] = Self.statsJSON(report.totals)
-        fields["days"] = .array(report.days.map { day in
-            guard case .object(var row) = Self.statsJSON(day.stats) else { return .null }
-            row["date"] = .string("\(day.date)")
-            return .object(row)
-        })
-        fields["patterns"] = .object(report.totals.patterns.mapValues { .int($0) })
-        return .success(.object(fields))
+        reply.firstDay = history.firstDay.map { "\($0)" }
+        reply.total = Self.statsCounts(report.totals)
+        reply.days = report.days.map { StatsReply.Day(date: "\($0.date)", counts: Self.statsCounts($0.stats)) }
+        reply.patterns = report.totals.patterns
+        return .success(reply)
     }
 
     /// `minutes_breathed` unrounded: whoever shows it rounds it, once (a
     /// value rounded here and again there, 0.446 → 0.45 → 0.5, is wrong).
-    static func statsJSON(_ stats: SessionStats) -> JSONValue {
-        ["started": .int(stats.started), "completed": .int(stats.completed), "abandoned": .int(stats.abandoned),
-         "completion_rate": stats.completionRate.map { .double((($0 * 10_000).rounded()) / 10_000) } ?? .null,
-         "minutes_breathed": .double(stats.breathedSeconds / 60)]
+    static func statsCounts(_ stats: SessionStats) -> StatsReply.Counts {
+        StatsReply.Counts(started: stats.started, completed: stats.completed, abandoned: stats.abandoned,
+                          completionRate: stats.completionRate.map { (($0 * 10_000).rounded()) / 10_000 },
+                          minutesBreathed: stats.breathedSeconds / 60)
     }
 
-    static func sessionJSON(_ report: SessionFinishedReport) -> [String: JSONValue] {
+    static func sessionFinished(_ report: SessionFinishedReport) -> SessionFinished {
         let r = report.record
-        return ["outcome": .string(r.outcome.rawValue), "ending": .string(r.ending), "pattern": .string(r.pattern),
-                "started_at": .string(report.startedAt), "duration": .double(round2(r.duration)),
-                "breathed_seconds": .double(round2(r.breathedSeconds)), "hold_seconds": .double(round2(r.holdSeconds)),
-                "lifts": .int(r.lifts), "furthest_state": .string(r.furthestState), "recorded": .bool(report.recorded),
-                "error": report.error.map { .string($0) } ?? .null]
+        var session = SessionFinished()
+        (session.outcome, session.ending, session.pattern) = (r.outcome.rawValue, r.ending, r.pattern)
+        (session.startedAt, session.duration) = (report.startedAt, round2(r.duration))
+        (session.breathedSeconds, session.holdSeconds) = (round2(r.breathedSeconds), round2(r.holdSeconds))
+        (session.lifts, session.furthestState) = (r.lifts, r.furthestState)
+        (session.recorded, session.error) = (report.recorded, report.error)
+        return session
     }
 }

@@ -12,6 +12,8 @@ protocol Subcommand {
 
 /// A command that sends one request and prints the answer.
 protocol ClientCommand: Subcommand {
+    /// What the daemon answers (ChakraControl's Replies.swift).
+    associatedtype Reply: JSONConvertible
     /// The request to send.
     func request() -> ControlCommand
     /// Checks made before anything is sent (a file to write must be
@@ -20,8 +22,9 @@ protocol ClientCommand: Subcommand {
     /// Seconds to wait unless --timeout says.
     var defaultTimeout: Double { get }
     /// What a person reads for a successful result.
-    func human(_ result: JSONValue) throws -> String
-    /// What a script reads for a successful result (--json).
+    func human(_ reply: Reply) throws -> String
+    /// What a script reads for a successful result (--json): the result as
+    /// chakrad sent it, fields of a newer chakrad included.
     func json(_ result: JSONValue) throws -> JSONValue
 }
 
@@ -39,13 +42,23 @@ extension ClientCommand {
 
     func prepare() throws {}
 
-    func json(_ result: JSONValue) throws -> JSONValue { ["ok": true, "result": result] }
+    func json(_ result: JSONValue) throws -> JSONValue { ClientOutput.success(result) }
 
     func run(_ options: ConnectionOptions) throws {
         try prepare()
         let connection = try ControlConnection(path: options.socketPath())
         let outcome = try connection.call(request(), timeout: options.timeout ?? defaultTimeout)
-        try Self.report(outcome, json: options.json, human: human, machine: json)
+        try Self.report(outcome, json: options.json, human: { result in try human(Self.reply(result)) }, machine: json)
+    }
+
+    /// The result read as this command's reply; one that does not fit (a
+    /// field missing, of another type) is chakrad's fault, named.
+    static func reply(_ result: JSONValue) throws -> Reply {
+        do throws(ReplyDecodingError) {
+            return try Reply(json: result)
+        } catch {
+            throw ClientFailure(status: .unreachable, description: "chakrad's reply to \(spec.name) cannot be read: \(error)")
+        }
     }
 
     static func report(_ outcome: Result<JSONValue, RemoteError>, json: Bool,
@@ -56,8 +69,7 @@ extension ClientCommand {
             if !text.isEmpty { writeAll(text + "\n", to: STDOUT_FILENO) }
         case .failure(let error):
             if json {
-                let refusal: JSONValue = ["ok": false, "error": ["code": .string(error.code), "message": .string(error.message)]]
-                writeAll(refusal.encoded + "\n", to: STDOUT_FILENO)
+                writeAll(ClientOutput.failure(error).encoded + "\n", to: STDOUT_FILENO)
             }
             throw ClientFailure(status: .failed, description: "\(error.message) (\(error.code))")
         }
@@ -74,9 +86,7 @@ func switchValue(_ word: String) -> Bool? {
 }
 
 /// A setting as a person reads it: on or off.
-func onOff(_ value: JSONValue?) -> String {
-    value?.boolValue.map { $0 ? "on" : "off" } ?? "unknown"
-}
+func onOff(_ value: Bool) -> String { value ? "on" : "off" }
 
 /// Values as a person reads them: strings bare, numbers trimmed.
 func plain(_ value: JSONValue) -> String {
@@ -89,3 +99,6 @@ func plain(_ value: JSONValue) -> String {
     default: value.encoded
     }
 }
+
+/// A reply's field as a person reads it (nil as "none").
+func plain(_ value: some JSONConvertible) -> String { plain(value.json) }

@@ -5,14 +5,14 @@ import Glibc
 struct Ping: PlainCommand {
     static let spec = CommandSpec(name: "ping", abstract: "Check that chakrad answers.")
     func request() -> ControlCommand { .ping }
-    func human(_ result: JSONValue) -> String { "pong" }
+    func human(_ reply: PongReply) -> String { "pong" }
 }
 
 struct Version: PlainCommand {
     static let spec = CommandSpec(name: "version", abstract: "Versions of chakrad, chakractl and the protocol.")
     func request() -> ControlCommand { .version }
-    func human(_ result: JSONValue) -> String {
-        "chakrad \(plain(result["version"] ?? .null)) (protocol \(plain(result["protocol"] ?? .null))), "
+    func human(_ reply: VersionReply) -> String {
+        "chakrad \(reply.version) (protocol \(reply.protocolVersion)), "
             + "chakractl \(ChakraVersion.current) (protocol \(ControlProtocol.version))"
     }
 }
@@ -21,30 +21,28 @@ struct Status: PlainCommand {
     static let spec = CommandSpec(name: "status", abstract: "What chakrad shows and how well it runs.")
     func request() -> ControlCommand { .status }
 
-    func human(_ r: JSONValue) -> String {
-        func v(_ key: String) -> JSONValue { r[key] ?? .null }
+    func human(_ r: StatusReply) -> String {
         var state: [String] = []
-        if v("paused") == true { state.append("paused") }
-        if v("still") == true { state.append("still") }
+        if r.paused { state.append("paused") }
+        if r.still { state.append("still") }
         var rows: [(String, String)] = [
-            ("scene", plain(v("scene")) + (state.isEmpty ? "" : " (" + state.joined(separator: ", ") + ")")),
-            ("output", plain(v("output_summary"))),
+            ("scene", r.scene + (state.isEmpty ? "" : " (" + state.joined(separator: ", ") + ")")),
+            ("output", r.outputSummary),
         ]
-        if v("device") != .null { rows.append(("device", plain(v("device")))) }
+        if let device = r.device { rows.append(("device", device)) }
         rows += [
-            ("mode", "\(plain(v("mode"))), rotation \(plain(v("rotation")))°"),
-            ("fps", "\(plain(r["fps"]?["actual"] ?? .null)) (target \(plain(r["fps"]?["target"] ?? .null)))"),
-            ("frame time", "\(plain(r["frame_ms"]?["median"] ?? .null)) ms median, \(plain(r["frame_ms"]?["p99"] ?? .null)) ms p99 "
-                + "over \(plain(r["frame_ms"]?["samples"] ?? .null)) frames"),
-            ("reduce motion", onOff(v("reduce_motion"))),
-            ("low power", onOff(v("low_power"))),
-            ("display", plain(v("display_summary")) + Self.check(r)),
-            ("power", plain(v("power"))),
-            ("brightness", v("brightness") == .null ? "no backlight" : "\(plain(v("brightness")))% (\(plain(v("backlight"))))"),
-            ("language", plain(v("language"))),
-            ("schedule", Self.schedule(v("schedule"))),
-            ("uptime", duration(v("uptime").doubleValue ?? 0)),
-            ("clients", plain(v("clients"))),
+            ("mode", "\(r.mode), rotation \(r.rotation)°"),
+            ("fps", "\(plain(r.fps.actual)) (target \(plain(r.fps.target)))"),
+            ("frame time", "\(plain(r.frameTimes.median)) ms median, \(plain(r.frameTimes.p99)) ms p99 over \(r.frameTimes.samples) frames"),
+            ("reduce motion", onOff(r.settings.reduceMotion)),
+            ("low power", onOff(r.settings.lowPower)),
+            ("display", r.display.summary + Self.check(r.display)),
+            ("power", r.power),
+            ("brightness", r.settings.brightness.map { "\($0)% (\(plain(r.backlight)))" } ?? "no backlight"),
+            ("language", r.settings.language),
+            ("schedule", Self.schedule(r.schedule)),
+            ("uptime", duration(r.uptime)),
+            ("clients", "\(r.clients)"),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0 + String(repeating: " ", count: max(0, width + 2 - $0.0.count)) + $0.1 }.joined(separator: "\n")
@@ -52,21 +50,21 @@ struct Status: PlainCommand {
 
     /// ", dark as planned (…)" or ", FAILED: …": whether powering the
     /// display was read back as done.
-    static func check(_ r: JSONValue) -> String {
-        let detail = plain(r["display_check_detail"] ?? .null)
-        switch r["display_check"]?.stringValue {
-        case "confirmed"?: return "; read back: \(detail)"
-        case "failed"?: return "; FAILED: \(detail)"
-        case "unchecked"?: return "; not read back: \(detail)"
+    static func check(_ display: DisplayState) -> String {
+        let detail = display.checkDetail
+        switch display.check {
+        case "confirmed": return "; read back: \(detail)"
+        case "failed": return "; FAILED: \(detail)"
+        case "unchecked": return "; not read back: \(detail)"
         default: return ""
         }
     }
 
     /// "heart (window 1); next: off at 2026-11-26T22:00:00+01:00", or "none".
-    static func schedule(_ value: JSONValue) -> String {
-        guard value != .null else { return "none" }
-        var text = "\(plain(value["action"] ?? .null)) (\(plain(value["window"] ?? .null)))"
-        if let next = value["next_change"]?.stringValue { text += "; next: \(plain(value["next_action"] ?? .null)) at \(next)" }
+    static func schedule(_ now: ScheduleNow?) -> String {
+        guard let now else { return "none" }
+        var text = "\(now.action) (\(now.window))"
+        if let next = now.nextChange { text += "; next: \(plain(now.nextAction)) at \(next)" }
         return text
     }
 
@@ -81,10 +79,8 @@ struct Status: PlainCommand {
 struct Scenes: PlainCommand {
     static let spec = CommandSpec(name: "scenes", abstract: "The scenes chakrad can show; * marks the one shown.")
     func request() -> ControlCommand { .scenes }
-    func human(_ result: JSONValue) -> String {
-        let current = result["current"]?.stringValue
-        return (result["scenes"]?.arrayValue ?? []).compactMap(\.stringValue)
-            .map { ($0 == current ? "* " : "  ") + $0 }.joined(separator: "\n")
+    func human(_ reply: ScenesReply) -> String {
+        reply.scenes.map { ($0 == reply.current ? "* " : "  ") + $0 }.joined(separator: "\n")
     }
 }
 
@@ -118,8 +114,8 @@ struct Switch: ClientCommand {
         .switchScene(SceneSwitch(scene: scene, transition: transition, duration: duration))
     }
 
-    func human(_ result: JSONValue) -> String {
-        "\(plain(result["scene"] ?? .null)) (was \(plain(result["previous"] ?? .null)); \(plain(result["transition"] ?? .null)))"
+    func human(_ reply: SceneSwitched) -> String {
+        "\(reply.scene) (was \(reply.previous); \(reply.transition))"
     }
 }
 
@@ -159,12 +155,12 @@ struct Set: ClientCommand {
 
     func request() -> ControlCommand { .set(setting) }
 
-    func human(_ result: JSONValue) -> String {
+    func human(_ reply: SettingsState) -> String {
         switch setting {
-        case .reduceMotion: "reduce-motion \(onOff(result["reduce_motion"]))"
-        case .lowPower: "low-power \(onOff(result["low_power"]))"
-        case .language: "language \(plain(result["language"] ?? .null))"
-        case .brightness: "brightness \(plain(result["brightness"] ?? .null))%"
+        case .reduceMotion: "reduce-motion \(onOff(reply.reduceMotion))"
+        case .lowPower: "low-power \(onOff(reply.lowPower))"
+        case .language: "language \(reply.language)"
+        case .brightness: "brightness \(plain(reply.brightness))%"
         }
     }
 }
@@ -185,9 +181,9 @@ struct Get: ClientCommand {
 
     func request() -> ControlCommand { .get(key: key) }
 
-    func human(_ result: JSONValue) -> String {
-        let key = result["key"]?.stringValue ?? self.key
-        guard case .object(let fields)? = result["value"] else { return "\(key) = \(toml(result["value"] ?? .null))" }
+    func human(_ reply: GetReply) -> String {
+        let key = reply.key
+        guard case .object(let fields) = reply.value else { return "\(key) = \(toml(reply.value))" }
         return fields.keys.sorted().map { "\(key).\($0) = \(toml(fields[$0]!))" }.joined(separator: "\n")
     }
 
@@ -201,12 +197,11 @@ struct Reload: PlainCommand {
     static let spec = CommandSpec(name: "reload", abstract: "Read the configuration file again (an invalid one changes nothing).")
     func request() -> ControlCommand { .reload }
 
-    func human(_ result: JSONValue) -> String {
-        func list(_ key: String) -> [String] { result[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
-        var lines = ["reloaded \(plain(result["file"] ?? .null))" + (list("changed").isEmpty ? ": nothing changed" : ": changed " + list("changed").joined(separator: ", "))]
-        if !list("restart_needed").isEmpty { lines.append("needs a restart: " + list("restart_needed").joined(separator: ", ")) }
-        if !list("ignored").isEmpty { lines.append("set on chakrad's command line (file value not used): " + list("ignored").joined(separator: ", ")) }
-        lines += list("warnings").map { "warning: \($0)" }
+    func human(_ reply: ReloadReply) -> String {
+        var lines = ["reloaded \(plain(reply.file))" + (reply.changed.isEmpty ? ": nothing changed" : ": changed " + reply.changed.joined(separator: ", "))]
+        if !reply.restartNeeded.isEmpty { lines.append("needs a restart: " + reply.restartNeeded.joined(separator: ", ")) }
+        if !reply.ignored.isEmpty { lines.append("set on chakrad's command line (file value not used): " + reply.ignored.joined(separator: ", ")) }
+        lines += reply.warnings.map { "warning: \($0)" }
         return lines.joined(separator: "\n")
     }
 }
@@ -214,19 +209,19 @@ struct Reload: PlainCommand {
 struct Pause: PlainCommand {
     static let spec = CommandSpec(name: "pause", abstract: "Freeze the scene (a still frame costs nothing).")
     func request() -> ControlCommand { .pause }
-    func human(_ result: JSONValue) -> String { "paused" }
+    func human(_ reply: PlaybackState) -> String { "paused" }
 }
 
 struct Resume: PlainCommand {
     static let spec = CommandSpec(name: "resume", abstract: "Continue a paused scene.")
     func request() -> ControlCommand { .resume }
-    func human(_ result: JSONValue) -> String { "resumed" }
+    func human(_ reply: PlaybackState) -> String { "resumed" }
 }
 
 struct Wake: PlainCommand {
     static let spec = CommandSpec(name: "wake", abstract: "Count as activity: undim or unblank the screen, restart the idle timers.")
     func request() -> ControlCommand { .wake }
-    func human(_ result: JSONValue) -> String { "power \(plain(result["power"] ?? .null))" }
+    func human(_ reply: PowerLevel) -> String { "power \(reply.power)" }
 }
 
 struct Display: ClientCommand {
@@ -247,8 +242,8 @@ struct Display: ClientCommand {
 
     func request() -> ControlCommand { .display(mode) }
 
-    func human(_ result: JSONValue) -> String {
-        "display \(plain(result["display_summary"] ?? .null))" + Status.check(result)
+    func human(_ reply: DisplayState) -> String {
+        "display \(reply.summary)" + Status.check(reply)
     }
 }
 
@@ -264,16 +259,16 @@ struct Health: PlainCommand {
     )
     func request() -> ControlCommand { .health }
 
-    func human(_ result: JSONValue) -> String {
-        "\(result["healthy"] == true ? "healthy" : "unhealthy"): \(plain(result["reason"] ?? .null))"
+    func human(_ reply: HealthReply) -> String {
+        "\(reply.healthy ? "healthy" : "unhealthy"): \(reply.reason)"
     }
 
     /// Prints the answer, then exits 1 if it says unhealthy.
     func run(_ options: ConnectionOptions) throws {
         let connection = try ControlConnection(path: options.socketPath())
         let outcome = try connection.call(request(), timeout: options.timeout ?? defaultTimeout)
-        try Self.report(outcome, json: options.json, human: human, machine: json)
-        if case .success(let result) = outcome, result["healthy"] != true {
+        try Self.report(outcome, json: options.json, human: { result in try human(Self.reply(result)) }, machine: json)
+        if case .success(let result) = outcome, try !Self.reply(result).healthy {
             throw ClientFailure(status: .failed, description: "unhealthy")
         }
     }
@@ -283,17 +278,15 @@ struct ScheduleCommand: PlainCommand {
     static let spec = CommandSpec(name: "schedule", abstract: "Today's opening hours, what the screen does now, and the next change.")
     func request() -> ControlCommand { .schedule }
 
-    func human(_ r: JSONValue) -> String {
-        var lines = ["\(plain(r["weekday"] ?? .null)) \(plain(r["date"] ?? .null))"]
-        let runs = r["runs"]?.arrayValue ?? []
-        if runs.isEmpty { lines.append("  no window today") }
-        for run in runs {
-            lines.append("  \(plain(run["start_clock"] ?? .null))–\(plain(run["end_clock"] ?? .null))  "
-                + "\(plain(run["action"] ?? .null))  (\(plain(run["window"] ?? .null)))")
+    func human(_ r: ScheduleReply) -> String {
+        var lines = ["\(r.weekday) \(r.date)"]
+        if r.runs.isEmpty { lines.append("  no window today") }
+        for run in r.runs {
+            lines.append("  \(run.startClock)–\(run.endClock)  \(run.action)  (\(run.window))")
         }
-        lines.append("  outside the windows: \(plain(r["outside"] ?? .null))")
-        lines.append("now: " + Status.schedule(r["now"] ?? .null))
-        lines.append("display: \(plain(r["display_summary"] ?? .null))" + Status.check(r))
+        lines.append("  outside the windows: \(r.outside)")
+        lines.append("now: " + Status.schedule(r.now))
+        lines.append("display: \(r.display.summary)" + Status.check(r.display))
         return lines.joined(separator: "\n")
     }
 }
@@ -327,14 +320,11 @@ struct Spiral: ClientCommand {
 
     func request() -> ControlCommand { .spiral(action, pattern: pattern) }
 
-    func human(_ result: JSONValue) -> String {
-        if action == .path, case .array(let points)? = result["points"] {
-            return points.map { point in
-                guard case .array(let xy) = point, xy.count == 2 else { return "" }
-                return "\(plain(xy[0])) \(plain(xy[1]))"
-            }.joined(separator: "\n")
+    func human(_ reply: SpiralProgress) -> String {
+        if action == .path, let points = reply.points {
+            return points.map { xy in xy.count == 2 ? "\(plain(xy[0])) \(plain(xy[1]))" : "" }.joined(separator: "\n")
         }
-        return "spiral \(plain(result["state"] ?? .null)), progress \(plain(result["progress"] ?? .null)), pattern \(plain(result["pattern"] ?? .null))"
+        return "spiral \(reply.state), progress \(plain(reply.progress)), pattern \(reply.pattern)"
     }
 }
 
@@ -367,20 +357,21 @@ struct Snapshot: ClientCommand {
 
     func request() -> ControlCommand { .snapshot }
 
-    func human(_ result: JSONValue) throws -> String {
-        let (width, height) = try save(result)
-        return "wrote \(file) (\(width)x\(height))"
+    func human(_ reply: SnapshotReply) throws -> String {
+        try save(reply)
+        return "wrote \(file) (\(reply.width)x\(reply.height))"
     }
 
     func json(_ result: JSONValue) throws -> JSONValue {
-        let (width, height) = try save(result)
-        return ["ok": true, "result": ["file": .string(file), "width": .int(width), "height": .int(height), "format": "png"]]
+        let reply = try Self.reply(result)
+        try save(reply)
+        return ClientOutput.success(SnapshotSaved(file: file, width: reply.width, height: reply.height).json)
     }
 
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    private func save(_ result: JSONValue) throws -> (Int, Int) {
-        guard let encoded = result["png"]?.stringValue, let png = Base64.decode(encoded), png.starts(with: Self.pngSignature) else {
+    private func save(_ reply: SnapshotReply) throws {
+        guard let png = Base64.decode(reply.png), png.starts(with: Self.pngSignature) else {
             throw ClientFailure(status: .unreachable, description: "chakrad's snapshot is not a PNG")
         }
         do {
@@ -390,7 +381,6 @@ struct Snapshot: ClientCommand {
             // the system refused the write (ENOSPC, EIO): an I/O failure.
             throw ClientFailure(status: .failed, description: error.description)
         }
-        return (result["width"]?.intValue ?? 0, result["height"]?.intValue ?? 0)
     }
 }
 
@@ -424,7 +414,7 @@ struct Events: Subcommand {
             guard case .event(let name, let json) = try connection.readMessage(deadline: nil) else { continue }
             var line = json.encoded
             if !options.json {
-                let fields = (json.objectValue ?? [:]).filter { $0.key != "event" }
+                let fields = ControlEvent.fields(of: json)
                 line = ([name] + fields.keys.sorted().map { "\($0)=\(plain(fields[$0]!))" }).joined(separator: " ")
             }
             // Unbuffered: a line as soon as it comes, into pipes too.

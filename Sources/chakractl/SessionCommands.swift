@@ -26,51 +26,49 @@ struct Stats: ClientCommand {
 
     func request() -> ControlCommand { .stats(StatsQuery(since: since)) }
 
-    func human(_ r: JSONValue) -> String {
+    func human(_ r: StatsReply) -> String {
         var lines: [String] = []
-        if r["recording"] == false {
+        if !r.recording {
             lines.append("sessions are not recorded ([sessions] file is empty)")
-        } else if let problem = r["problem"]?.stringValue {
+        } else if let problem = r.problem {
             lines.append("the session records cannot be used: \(problem)")
         }
-        let total = r["total"] ?? .null
-        if let since = r["since"]?.stringValue {
-            lines.append("sessions since \(since): \(Self.summary(total))")
-        } else if let first = r["first_day"]?.stringValue {
-            lines.append("sessions since \(first) (every record kept): \(Self.summary(total))")
+        if let since = r.since {
+            lines.append("sessions since \(since): \(Self.summary(r.total))")
+        } else if let first = r.firstDay {
+            lines.append("sessions since \(first) (every record kept): \(Self.summary(r.total))")
         } else {
             lines.append("no sessions recorded yet")
         }
-        let days = r["days"]?.arrayValue ?? []
-        if !days.isEmpty {
+        if !r.days.isEmpty {
             lines.append("")
             lines.append("date        started  completed  rate  minutes")
-            for day in days {
-                lines.append(Self.pad(plain(day["date"] ?? .null), 10) + Self.right(plain(day["started"] ?? .null), 9)
-                    + Self.right(plain(day["completed"] ?? .null), 11) + Self.right(Self.percent(day["completion_rate"]), 6)
-                    + Self.right(Self.minutes(day["minutes_breathed"]), 9))
+            for day in r.days {
+                let counts = day.counts
+                lines.append(Self.pad(day.date, 10) + Self.right("\(counts.started)", 9)
+                    + Self.right("\(counts.completed)", 11) + Self.right(Self.percent(counts.completionRate), 6)
+                    + Self.right(Self.minutes(counts.minutesBreathed), 9))
             }
         }
-        if case .object(let patterns)? = r["patterns"], !patterns.isEmpty {
-            let parts = patterns.keys.sorted().map { "\($0) \(plain(patterns[$0]!))" }
+        if !r.patterns.isEmpty {
+            let parts = r.patterns.keys.sorted().map { "\($0) \(r.patterns[$0]!)" }
             lines.append("")
             lines.append("patterns: " + parts.joined(separator: ", "))
         }
-        if let damaged = r["damaged"]?.intValue, damaged > 0 {
-            lines.append("\(damaged) damaged line\(damaged == 1 ? "" : "s") skipped in \(plain(r["file"] ?? .null))")
+        if r.damaged > 0 {
+            lines.append("\(r.damaged) damaged line\(r.damaged == 1 ? "" : "s") skipped in \(plain(r.file))")
         }
         return lines.joined(separator: "\n")
     }
 
     /// "12 started, 9 completed (75%), 3 abandoned, 31.5 minutes breathed".
-    static func summary(_ total: JSONValue) -> String {
-        "\(plain(total["started"] ?? .null)) started, \(plain(total["completed"] ?? .null)) completed "
-            + "(\(percent(total["completion_rate"]))), \(plain(total["abandoned"] ?? .null)) abandoned, "
-            + "\(minutes(total["minutes_breathed"])) minutes breathed"
+    static func summary(_ total: StatsReply.Counts) -> String {
+        "\(total.started) started, \(total.completed) completed (\(percent(total.completionRate))), \(total.abandoned) abandoned, "
+            + "\(minutes(total.minutesBreathed)) minutes breathed"
     }
 
-    static func percent(_ value: JSONValue?) -> String {
-        guard let rate = value?.doubleValue else { return "-" }
+    static func percent(_ rate: Double?) -> String {
+        guard let rate else { return "-" }
         return "\(Int((rate * 100).rounded()))%"
     }
 
@@ -79,8 +77,8 @@ struct Stats: ClientCommand {
     /// in tenths of the whole milliseconds the records hold (a tenth of a
     /// minute is 6 s), so a half is exactly a half, not a float a hair
     /// either side of it.
-    static func minutes(_ value: JSONValue?) -> String {
-        guard let m = value?.doubleValue, m.isFinite, m >= 0, m < 1e12 else { return "-" }
+    static func minutes(_ value: Double?) -> String {
+        guard let m = value, m.isFinite, m >= 0, m < 1e12 else { return "-" }
         let milliseconds = (m * 60_000).rounded()
         let tenths = Int((milliseconds / 6000).rounded())
         return "\(tenths / 10).\(tenths % 10)"
@@ -132,5 +130,5 @@ struct Touch: ClientCommand {
 
     func request() -> ControlCommand { .touch(touch) }
 
-    func human(_ result: JSONValue) -> String { "" }
+    func human(_ reply: TouchReply) -> String { "" }
 }

@@ -83,16 +83,19 @@ struct ControlSocketDaemonTests {
 
         let set = client.request(#"{"id":1,"cmd":"set","key":"reduce-motion","value":true}"#)
         #expect(set?["result"]?["reduce_motion"] == true)
-        let event = subscriber.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() }
-        #expect(event?["event"] == "settings_changed" && event?["reduce_motion"] == true)
+        let event = try #require(subscriber.readLine().flatMap { try? JSONValue.parse(Array($0.utf8)).get() })
+        #expect(event["event"] == "settings_changed" && event["reduce_motion"] == true)
+        #expect(try EventPayload(kind: .settingsChanged, json: event) == .settingsChanged(SettingsState(reduceMotion: true)))
         // The status already shows it when the event arrives; the scene is still.
         #expect(running.eventually { client.request(#"{"cmd":"status"}"#)?["result"]?["still"] == true })
-        let status = try #require(client.request(#"{"cmd":"status"}"#)?["result"])
-        #expect(status["reduce_motion"] == true && status["scene"] == "heart" && status["output"] == "headless")
-        #expect(status["mode"] == "64x36" && status["rotation"] == 0 && status["clients"] == 2)
-        #expect((status["frame_ms"]?["samples"]?.intValue ?? 0) >= 1)
-        #expect((status["frame_ms"]?["median"]?.doubleValue ?? 0) > 0)
-        #expect(status["fps"]?["target"]?.doubleValue == 30)
+        // Read as chakractl reads it: every field there, of its type.
+        let status = try StatusReply(json: #require(client.request(#"{"cmd":"status"}"#)?["result"]))
+        #expect(status.settings.reduceMotion && status.scene == "heart" && status.output == "headless")
+        #expect(status.mode == "64x36" && status.rotation == 0 && status.clients == 2)
+        #expect(status.frameTimes.samples >= 1)
+        #expect(status.frameTimes.median > 0)
+        #expect(status.fps.target == 30)
+        #expect(status.errors.keys.sorted() == ErrorKind.allCases.map(\.rawValue).sorted())
         #expect(try snapshot(client) == snapshot(client), "still frames are the same")
         #expect(client.request(#"{"cmd":"get","key":"reduce_motion"}"#)?["result"]?["value"] == true)
 

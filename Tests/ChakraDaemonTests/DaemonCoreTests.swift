@@ -555,7 +555,7 @@ struct DaemonCorePatternTests {
         }
         let holding = try #require(driver.core.status().spiral)
         #expect(holding.state == "hold" && holding.pattern == "calm" && holding.phase == "in")
-        #expect(ControlService.spiralJSON(holding)["phase"] == "in" && ControlService.spiralJSON(holding)["pattern"] == "calm")
+        #expect(ControlService.spiralProgress(holding).phase == "in" && ControlService.spiralProgress(holding).pattern == "calm")
         t += 5
         driver.run(until: t)
         touch(.move)
@@ -564,7 +564,7 @@ struct DaemonCorePatternTests {
         #expect(succeeded(driver.command { .spiral(.cancel, reply: $0) }))
         let again = try #require(try driver.command { .spiral(.start, reply: $0) }?.get())
         #expect(again.pattern == "6-4-8" && again.phase == nil)
-        #expect(ControlService.spiralJSON(again)["phase"] == .null)
+        #expect(ControlService.spiralProgress(again).phase == nil && ControlService.spiralProgress(again).json["phase"] == .null)
     }
 }
 

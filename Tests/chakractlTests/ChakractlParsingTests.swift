@@ -114,7 +114,7 @@ struct ChakractlParsingTests {
                       {"date": "2026-11-26", "started": 3, "completed": 3, "abandoned": 0, "completion_rate": 1, "minutes_breathed": 12.26}],
              "patterns": {"box": 1, "6-4-8": 3}}
             """.utf8)).get()
-        let text = Stats(since: nil).human(reply)
+        let text = Stats(since: nil).human(try StatsReply(json: reply))
         #expect(text == """
             sessions since 2026-11-24 (every record kept): 4 started, 3 completed (75%), 1 abandoned, 12.5 minutes breathed
 
@@ -129,7 +129,19 @@ struct ChakractlParsingTests {
             {"file": null, "recording": false, "problem": null, "since": null, "first_day": null, "damaged": 0,
              "total": {"started": 0, "completed": 0, "abandoned": 0, "completion_rate": null, "minutes_breathed": 0}, "days": [], "patterns": {}}
             """.utf8)).get()
-        #expect(Stats(since: nil).human(none) == "sessions are not recorded ([sessions] file is empty)\nno sessions recorded yet")
+        #expect(Stats(since: nil).human(try StatsReply(json: none)) == "sessions are not recorded ([sessions] file is empty)\nno sessions recorded yet")
+    }
+
+    /// A reply that does not fit its type (a daemon of another protocol, a
+    /// bug) is a failure that names the field: exit 3, no trap.
+    @Test func aReplyThatDoesNotFitIsAClearFailure() throws {
+        let wrong: JSONValue = ["healthy": "yes", "reason": "r"]
+        let failure = #expect(throws: ClientFailure.self) { _ = try Health.reply(wrong) }
+        #expect(failure?.status == .unreachable)
+        #expect(failure?.description == "chakrad's reply to health cannot be read: 'healthy': expected true or false, got a string")
+        let missing = #expect(throws: ClientFailure.self) { _ = try Status.reply(["scene": "heart"]) }
+        #expect(missing?.description == "chakrad's reply to status cannot be read: 'paused': missing")
+        #expect(try Health().human(Health.reply(["healthy": true, "reason": "r", "newer": 1])) == "healthy: r")
     }
 
     @Test func helpVersionAndNothing() throws {

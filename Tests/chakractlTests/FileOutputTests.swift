@@ -153,7 +153,7 @@ struct FileOutputTests {
         guard case .run(let command, _) = try Chakractl.invocation(["snapshot", path]) else { throw UsageError("not a command") }
         let snapshot = try #require(command as? Snapshot)
         let png = try PNGImage.encode(PNGImage.RGB(width: 2, height: 1, bytes: [255, 0, 0, 0, 0, 255]))
-        let result: JSONValue = ["png": .string(Data(png).base64EncodedString()), "width": 2, "height": 1]
+        let result = SnapshotReply(width: 2, height: 1, png: Data(png).base64EncodedString())
         let rule = "write(\(directory)/"
         SyscallFaults.inject(ENOSPC, into: rule)
         defer { SyscallFaults.remove(matching: rule) }

@@ -19,9 +19,9 @@ struct StatsMinutesTests {
                                       ending: "completed", pattern: "6-4-8", furthestState: "completed",
                                       breathedSeconds: breathed, holdSeconds: 0, lifts: 0), in: FixedOffsetZone())
         }
-        let reply = ControlService.statsJSON(history.report().totals).encoded
-        let parsed = try JSONValue.parse(Array(reply.utf8)).get()
-        return Stats.minutes(parsed["minutes_breathed"])
+        let reply = ControlService.statsCounts(history.report().totals).json.encoded
+        let parsed = try StatsReply.Counts(json: JSONValue.parse(Array(reply.utf8)).get())
+        return Stats.minutes(parsed.minutesBreathed)
     }
 
     @Test("0.446 minutes is 0.4, not 0.5 (rounded to 0.45 by chakrad, then again by chakractl)")
@@ -46,10 +46,12 @@ struct StatsMinutesTests {
         #expect(try shown(35_999_997) == "600000.0")  // 599999.95 min
     }
 
-    @Test("values that are not minutes show as -")
-    func notMinutes() {
+    @Test("values that are not minutes show as -, and a reply whose minutes are no number is refused")
+    func notMinutes() throws {
         #expect(Stats.minutes(nil) == "-")
-        #expect(Stats.minutes(.string("1")) == "-")
-        #expect(Stats.minutes(.double(-1)) == "-")
+        #expect(Stats.minutes(-1) == "-")
+        #expect(Stats.minutes(.infinity) == "-")
+        let reply = try JSONValue.parse(Array(#"{"started":1,"completed":1,"abandoned":0,"minutes_breathed":"1"}"#.utf8)).get()
+        #expect(throws: ReplyDecodingError(path: "minutes_breathed", "expected a number, got a string")) { try StatsReply.Counts(json: reply) }
     }
 }
