@@ -97,7 +97,7 @@ let package = Package(
         // ChakraText (so it lives apart from ChakraScenes, which stays pure).
         .target(
             name: "ChakraSpiral",
-            dependencies: ["ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraText", "ChakraConfig"],
+            dependencies: ["CLanes", "ChakraRaster", "ChakraMotion", "ChakraScenes", "ChakraText", "ChakraConfig"],
             swiftSettings: hotPath
         ),
         // PNG encoding and decoding through libpng's simplified API.

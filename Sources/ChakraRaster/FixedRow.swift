@@ -69,6 +69,21 @@ public struct FixedRow: @unchecked Sendable {
         blue[x] = Int16(truncatingIfNeeded: v.z)
     }
 
+    /// Premultiplied `colour` (0...1) as the terms of a source-over in row
+    /// values, for painters that blend precomputed colours eight pixels a
+    /// step (CLanes' track.h): w minus the alpha in Q15, and x, y, z each
+    /// colour channel times `one`, for the blend p + z + ⌊p·w / 2¹⁵⌋. For
+    /// an opaque colour (w = −32768) the product is exact and z is rounded
+    /// as `blend` rounds; otherwise the product's floor is up to a unit
+    /// low, and z is rounded up. A pixel is then within a unit of `blend`'s
+    /// (which rounds the sum once, ties to even).
+    public static func overTerms(_ colour: RGBA) -> SIMD4<Int16> {
+        let alpha = min(max((colour.w * 32768).rounded(), 0), 32768)
+        let scaled = colour * one
+        let c = roundedLanes(alpha < 32768 ? scaled.rounded(.up) : scaled)
+        return SIMD4(Int16(truncatingIfNeeded: c.x), Int16(truncatingIfNeeded: c.y), Int16(truncatingIfNeeded: c.z), Int16(-alpha))
+    }
+
     /// A channel value 0...1 (give or take rounding) as a row value.
     @inline(__always)
     static func lane(_ value: Float) -> Int16 {

@@ -1,3 +1,4 @@
+import CLanes
 import ChakraRaster
 import Glibc
 
@@ -20,13 +21,18 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     let track: SpiralTrack
     private let rowFirst: UnsafeMutableBufferPointer<Int32>
-    private let runs: UnsafeMutableBufferPointer<SpiralTrack.Run>
-    private let coverage: UnsafeMutableBufferPointer<Float>
+    /// The track as `chakra_paint_track` (CLanes' track.h) takes it: its
+    /// runs with their shortest and longest path length, and per pixel in
+    /// run order its length and its unfilled and filled colours as
+    /// source-over terms (`FixedRow.overTerms`).
+    private let trackLanes: UnsafeMutablePointer<chakra_track>
+    private let lanesRuns: UnsafeMutableBufferPointer<chakra_track_run>
+    private let lanes: UnsafeMutableBufferPointer<Int16>
     private let along: UnsafeMutableBufferPointer<Float>
-    /// The progress colour by length: 1024 entries over the whole path.
-    private let lut: UnsafeMutableBufferPointer<RGBA>
-    private let lutScale: Float
     let trackColor: RGBA
+    /// The progress colour by length: 1024 entries over the whole path.
+    let lut: [RGBA]
+    let lutScale: Float
 
     // Per frame: the coloured length (screen px; negative: none).
     var fillLength: Float = -1
@@ -54,14 +60,43 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
             return buffer
         }
         rowFirst = copy(track.rowFirst)
-        runs = copy(track.runs)
-        coverage = copy(track.coverage)
-        along = copy(track.length)
         let stops = GradientStops(P.progressStops.map { GradientStop(Float($0.0), opaque($0.1)) })
-        lut = .allocate(capacity: 1024)
-        for k in 0..<1024 { lut[k] = stops.color(at: Float(k) / 1023) }
-        lutScale = Float(1023 / max(totalLength, 1e-9))
-        trackColor = opaque(P.Track.color) * Float(P.Track.opacity)
+        let lut = (0..<1024).map { stops.color(at: Float($0) / 1023) }
+        let lutScale = Float(1023 / max(totalLength, 1e-9))
+        let base = opaque(P.Track.color) * Float(P.Track.opacity)
+        (self.lut, self.lutScale, trackColor) = (lut, lutScale, base)
+        // Per pixel, eight planar arrays (unfilled red, green, blue, −alpha,
+        // then filled), each with eight lanes past the last pixel.
+        let count = track.pixelCount, stride = count + 8
+        lanes = .allocate(capacity: 8 * stride)
+        lanes.initialize(repeating: 0)
+        along = .allocate(capacity: stride)
+        along.initialize(repeating: 0)
+        for i in 0..<count {
+            let s = track.length[i], cover = track.coverage[i]
+            along[i] = s
+            let unfilled = SpiralPainter.colour(along: s, fill: -.infinity, base: base, lut: lut, scale: lutScale)
+            let filled = SpiralPainter.colour(along: s, fill: .infinity, base: base, lut: lut, scale: lutScale)
+            let u = FixedRow.overTerms(unfilled * cover), f = FixedRow.overTerms(filled * cover)
+            for channel in 0..<4 {
+                lanes[channel * stride + i] = u[channel]
+                lanes[(4 + channel) * stride + i] = f[channel]
+            }
+        }
+        lanesRuns = .allocate(capacity: max(track.runs.count, 1))
+        for (k, run) in track.runs.enumerated() {
+            let lengths = track.length[Int(run.offset)..<Int(run.offset + run.count)]
+            lanesRuns[k] = chakra_track_run(x: run.x, count: run.count, offset: run.offset,
+                                            shortest: lengths.min() ?? 0, longest: lengths.max() ?? 0)
+        }
+        let planes = UnsafePointer(lanes.baseAddress!)
+        func colours(_ first: Int) -> chakra_track_colours {
+            chakra_track_colours(red: planes + first * stride, green: planes + (first + 1) * stride,
+                                 blue: planes + (first + 2) * stride, negAlpha: planes + (first + 3) * stride)
+        }
+        trackLanes = .allocate(capacity: 1)
+        trackLanes.initialize(to: chakra_track(runs: UnsafePointer(lanesRuns.baseAddress!), unfilled: colours(0), filled: colours(4),
+                                               along: UnsafePointer(along.baseAddress!)))
         barTrack = opaque(P.Bar.trackColor)
         barStops = GradientStops(P.Bar.fillStops.map { GradientStop(Float($0.0), opaque($0.1)) })
         shimmerColor = opaque(P.Bar.shimmerColor)
@@ -72,10 +107,10 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     deinit {
         rowFirst.deallocate()
-        runs.deallocate()
-        coverage.deallocate()
+        trackLanes.deallocate()
+        lanesRuns.deallocate()
+        lanes.deallocate()
         along.deallocate()
-        lut.deallocate()
         particles.deallocate()
     }
 
@@ -88,21 +123,22 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
     @inline(__always)
     private func blend(_ c: RGBA, _ row: FixedRow, _ x: Int) { row.blend(c, at: x) }
 
-    private func paintTrack(row: FixedRow, y: Int) {
+    /// The track's colour (before coverage) at path length s with the
+    /// coloured length `fill`: a one-pixel ramp across the cut from `base`
+    /// to the progress colour. The lanes hold it at fill = ∓∞ (w = 0 and
+    /// w = 1) and mix the two across the ramp.
+    static func colour(along s: Float, fill: Float, base: RGBA, lut: [RGBA], scale: Float) -> RGBA {
+        let w = min(max(fill - s + 0.5, 0), 1)
+        guard w > 0 else { return base }
+        return base + (lut[min(Int(s * scale), 1023)] - base) * w
+    }
+
+    /// Eight pixels a step in C (track.h): per run, the unfilled or filled
+    /// colours blended as they are, or, where the run may reach the cut,
+    /// chosen per lane with the one-pixel ramp across it mixed.
+    func paintTrack(row: FixedRow, y: Int) {
         guard y < track.height else { return }
-        let fill = fillLength, base = trackColor, scale = lutScale
-        for r in Int(rowFirst[y])..<Int(rowFirst[y + 1]) {
-            let run = runs[r]
-            let x0 = Int(run.x), offset = Int(run.offset)
-            for i in 0..<Int(run.count) {
-                let s = along[offset + i]
-                // A one-pixel ramp across the cut at the coloured length.
-                let w = min(max(fill - s + 0.5, 0), 1)
-                var c = base
-                if w > 0 { c = base + (lut[min(Int(s * scale), 1023)] - base) * w }
-                blend(c * coverage[offset + i], row, x0 + i)
-            }
-        }
+        chakra_paint_track(trackLanes, Int(rowFirst[y]), Int(rowFirst[y + 1]), fillLength, row.red, row.green, row.blue)
     }
 
     /// A pill: its coverage from the distance to its centre line, its fill
