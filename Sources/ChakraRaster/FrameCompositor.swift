@@ -217,17 +217,23 @@ public final class FrameCompositor: @unchecked Sendable {
             // A folded overlay is needed only where an under overlay is: all
             // of those come before it.
             var underAny = false
-            for k in 0..<overlays.count where opacities[k] > 0 {
-                let view = s.views + k
-                // Rows above or below the overlay's grid: nothing to set up.
-                guard y >= view.pointee.originY && y <= view.pointee.originY + (view.pointee.height - 1) * view.pointee.factor else { continue }
-                let role = roles?[k] ?? .over
-                if role == .folded && !underAny { continue }
-                if overlayRow(k, view, opacity: opacities[k], y: y, frame: frame, width: width, scratch: s,
-                              into: &s.overlayRows[Int(count)]) {
-                    s.overlayRows[Int(count)].role = role.rawValue
-                    underAny = underAny || role == .under
-                    count += 1
+            if let roles {
+                for k in 0..<overlays.count where opacities[k] > 0 {
+                    let role = roles[k]
+                    if role == .folded && !underAny { continue }
+                    if overlayRow(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s,
+                                  into: &s.overlayRows[Int(count)]) {
+                        s.overlayRows[Int(count)].role = role.rawValue
+                        underAny = underAny || role == .under
+                        count += 1
+                    }
+                }
+            } else {
+                for k in 0..<overlays.count where opacities[k] > 0 {
+                    if overlayRow(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s,
+                                  into: &s.overlayRows[Int(count)]) {
+                        count += 1
+                    }
                 }
             }
             var plainRow = baseRow
@@ -519,16 +525,16 @@ public final class FrameCompositor: @unchecked Sendable {
     /// vertical interpolation of its two grid rows around y, each already
     /// expanded to screen pixels (`ExpandedRows`). False where the overlay
     /// has nothing on this row.
-    private func overlayRow(_ k: Int, _ view: UnsafePointer<SurfaceView>, opacity: Float, y: Int, frame: FrameToken, width: Int, scratch s: Scratch,
+    private func overlayRow(_ k: Int, _ surface: SurfaceView, opacity: Float, y: Int, frame: FrameToken, width: Int, scratch s: Scratch,
                             into target: inout chakra_overlay_row) -> Bool {
-        let f = view.pointee.factor
-        let relative = y - view.pointee.originY
+        let f = surface.factor
+        let relative = y - surface.originY
         guard relative >= 0 else { return false }
         let j = relative / f
-        guard j < view.pointee.height else { return false }
+        guard j < surface.height else { return false }
         let w = Float(relative - j * f) / Float(f)
         let rows = s.expanded + k
-        let a = rows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandRow(view.pointee, j, width: width, into: &$0, scratch: s) }
+        let a = rows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandRow(surface, j, width: width, into: &$0, scratch: s) }
         var lo = a.start, hi = a.end
         var skipLo = a.holeStart, skipHi = a.holeEnd
         var b = a
@@ -538,7 +544,7 @@ public final class FrameCompositor: @unchecked Sendable {
             mode = opacity >= 1 ? Int32(CHAKRA_OVER_FULL) : Int32(CHAKRA_OVER_WEIGHTED)
             weights = (q15(opacity), 0)
         } else {
-            b = rows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandRow(view.pointee, j + 1, width: width, into: &$0, scratch: s) }
+            b = rows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandRow(surface, j + 1, width: width, into: &$0, scratch: s) }
             mode = Int32(CHAKRA_OVER_TWO_ROWS)
             weights = (q15(opacity * (1 - w)), q15(opacity * w))
             if b.start < b.end {
