@@ -46,15 +46,18 @@ extension HeartLayers {
                 bandY[b * h + j] = Float(PiecewiseLinearProfile.blurredBox(at: Double(base.screenY(j)), from: top, to: bottom, sigma: sigma))
             }
         }
-        for j in 0..<h {
-            let row = base.row(j)
-            for i in 0..<w {
-                var pixel = row[i]
-                for b in 0..<P.Bands.items.count {
-                    let color = RGBA(state.bands[b].color) * (bandX[b * w + i] * bandY[b * h + j])
-                    pixel = Colors.over(color, pixel)
+        let count = P.Bands.items.count
+        withUnsafeTemporaryAllocation(of: RGBA.self, capacity: count) { colors in
+            for b in 0..<count { colors[b] = RGBA(state.bands[b].color) }
+            for j in 0..<h {
+                let row = base.row(j)
+                for i in 0..<w {
+                    var pixel = row[i]
+                    for b in 0..<count {
+                        pixel = Colors.over(colors[b] * (bandX[b * w + i] * bandY[b * h + j]), pixel)
+                    }
+                    row[i] = pixel
                 }
-                row[i] = pixel
             }
         }
     }

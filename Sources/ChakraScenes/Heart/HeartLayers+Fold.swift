@@ -49,8 +49,9 @@ extension HeartLayers {
         var ib = offset / steps, k = offset - ib * steps
         var i = 0
         let inverse = 1 / Float(steps)
+        var left = column(ib)
         while i < folded.width {
-            let left = column(ib), difference = column(ib + 1) - left
+            let right = column(ib + 1), difference = right - left
             while k < steps && i < folded.width {
                 row[i] = left + difference * (Float(k) * inverse)
                 k += 1
@@ -58,6 +59,7 @@ extension HeartLayers {
             }
             k = 0
             ib += 1
+            left = right
         }
     }
 
