@@ -238,7 +238,7 @@ extension HeartLayers {
         if fill.interpolatesHalo { return fillCenterRow(fill, j, y: y, x0: x0, dx: dx) }
         // Only cells between the table's clear radii are evaluated (a ring's
         // hole and the box's corners are most of its cells); the rest are
-        // transparent (or, under the glow, the heart shape alone).
+        // transparent.
         let (visible, hole) = Self.visibleCells(x0: x0, dx: dx, y: y, width: surface.width,
                                                 clearInside: table.clearInside, clearOutside: table.clearOutside)
         // Cells outside `visible` and in the hole are clear. Only the ones
@@ -308,23 +308,9 @@ extension HeartLayers {
         let jh = yRelative / f
         let fy = Float(yRelative - jh * f) / Float(f)
         let upper = halo.row(jh), lower = halo.row(min(jh + 1, halo.height - 1))
-        let inverse = 1 / Float(steps)
         let first = (center.originX - halo.originX) / center.factor + cells.lowerBound   // in centre cells from the halo's origin
-        var ih = first / steps, k = first - ih * steps
-        var i = cells.lowerBound
-        var left = upper[ih] + (lower[ih] - upper[ih]) * fy
-        while i < cells.upperBound {
-            let right = upper[ih + 1] + (lower[ih + 1] - upper[ih + 1]) * fy
-            let difference = right - left
-            while k < steps && i < cells.upperBound {
-                row[i] = left + difference * (Float(k) * inverse)
-                k += 1
-                i += 1
-            }
-            k = 0
-            ih += 1
-            left = right
-        }
+        @inline(__always) func column(_ i: Int) -> RGBA { upper[i] + (lower[i] - upper[i]) * fy }
+        Self.interpolateIntervals(into: row, cells: cells, steps: steps, from: first, column: column)
     }
 
     /// The table's values for `cells` of grid row j (four a step), then the

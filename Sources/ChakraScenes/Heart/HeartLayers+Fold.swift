@@ -45,20 +45,31 @@ extension HeartLayers {
             let c = min(i, lastColumn)
             return upper[c] + (lower[c] - upper[c]) * fy
         }
-        let offset = (folded.originX - base.originX) / d
-        var ib = offset / steps, k = offset - ib * steps
-        var i = 0
+        Self.interpolateIntervals(into: row, cells: 0..<folded.width, steps: steps, from: (folded.originX - base.originX) / d, column: column)
+    }
+
+    /// `cells` of a row on a lattice `steps` times finer than a coarse one,
+    /// linear between the coarse columns `column(i)` (already mixed
+    /// vertically); `start`: the first cell's index from the coarse
+    /// lattice's column 0, in fine cells. Coarse interval by interval, each
+    /// column computed once.
+    @inline(__always)
+    static func interpolateIntervals(into row: UnsafeMutablePointer<RGBA>, cells: Range<Int>, steps: Int, from start: Int,
+                                     column: (Int) -> RGBA) {
+        guard !cells.isEmpty else { return }
+        var coarse = start / steps, k = start - coarse * steps
+        var i = cells.lowerBound
         let inverse = 1 / Float(steps)
-        var left = column(ib)
-        while i < folded.width {
-            let right = column(ib + 1), difference = right - left
-            while k < steps && i < folded.width {
+        var left = column(coarse)
+        while i < cells.upperBound {
+            let right = column(coarse + 1), difference = right - left
+            while k < steps && i < cells.upperBound {
                 row[i] = left + difference * (Float(k) * inverse)
                 k += 1
                 i += 1
             }
             k = 0
-            ib += 1
+            coarse += 1
             left = right
         }
     }
