@@ -197,12 +197,36 @@ static inline void chakra_swap_base(chakra_base_row *base) {
     t = base->stepRed, base->stepRed = base->stepBlue, base->stepBlue = t;
 }
 
+/// The base alone over the groups [spans[2i], spans[2i + 1]) (pixel
+/// indices, multiples of eight) into the fixed-point row `out`: where a
+/// row's sharp content lands, the base it is painted over.
+static inline void chakra_compose_base_spans(const chakra_base_row *base, const long *spans, int count,
+                                             const chakra_row_output *out) {
+    for (int i = 0; i < count; i++) {
+        if (base->q != 0) chakra_span_row_stepped(base, NULL, 0, out, 2 * spans[2 * i], 2 * spans[2 * i + 1]);
+        else chakra_span_row(base, NULL, 0, out, 2 * spans[2 * i], 2 * spans[2 * i + 1]);
+    }
+}
+
+/// Where a row's sharp content is: `row` (the base with that content
+/// painted over it, a zero step) takes the base's place over the groups
+/// [spans[2i], spans[2i + 1]), ascending and disjoint. `count` 0: none.
+typedef struct {
+    const chakra_base_row *row;
+    const long *spans;
+    int count;
+} chakra_sharp_spans;
+
 /// Composes pixels [0, width) of one output row: the base, then
 /// `overlays[0..<count]` in order, then the output. Rows are padded
 /// (FixedRow), so every group of eight is read whole; only the packed
 /// output's last group is cut to `width`. `overlays`, `edges` (4·count + 2
-/// entries) and `active` (count) are the caller's scratch for this row: for
-/// XBGR8888 output the overlays' red and blue are swapped in place.
+/// + 2·sharp->count entries) and `active` (count) are the caller's scratch
+/// for this row: for XBGR8888 output the overlays' red and blue are
+/// swapped in place.
+///
+/// `sharp` (may be NULL): spans whose base is a row with sharp content
+/// painted in already.
 ///
 /// Folding: `baseRow` may hold overlays of role FOLDED already (blended at
 /// its grid points, far cheaper than per pixel). A span that an UNDER
@@ -213,12 +237,15 @@ static inline void chakra_swap_base(chakra_base_row *base) {
 /// when no overlay of the row is UNDER.
 static inline void chakra_compose_row(const chakra_base_row *baseRow, const chakra_base_row *plainRow, chakra_overlay_row *overlays,
                                       int count, const chakra_row_output *out, long width, long *edges,
-                                      const chakra_overlay_row **active) {
+                                      const chakra_overlay_row **active, const chakra_sharp_spans *sharp) {
     chakra_base_row swapped = *baseRow, plainSwapped = plainRow != NULL ? *plainRow : *baseRow;
+    const int sharpCount = sharp != NULL ? sharp->count : 0;
+    chakra_base_row sharpSwapped = sharpCount > 0 ? *sharp->row : *baseRow;
     if (out->pixels != NULL && out->redFirst) {
         const int16_t *t;
         chakra_swap_base(&swapped);
         chakra_swap_base(&plainSwapped);
+        chakra_swap_base(&sharpSwapped);
         for (int k = 0; k < count; k++) {
             chakra_overlay_row *v = &overlays[k];
             t = v->red, v->red = v->blue, v->blue = t;
@@ -246,10 +273,21 @@ static inline void chakra_compose_row(const chakra_base_row *baseRow, const chak
         for (; j > 0 && edges[j - 1] > e; j--) edges[j] = edges[j - 1];
         edges[j] = e;
     }
+    // The sharp spans' edges, sorted already (and within the row): merged
+    // in from the back, where sorting them in cost more than their spans
+    // saved.
+    for (int i = n - 1, k = 2 * sharpCount - 1, to = n + 2 * sharpCount - 1; k >= 0; to--) {
+        if (i >= 0 && edges[i] > sharp->spans[k]) edges[to] = edges[i--];
+        else edges[to] = sharp->spans[k--];
+    }
+    n += 2 * sharpCount;
     const int packed = out->pixels != NULL;
+    int nextSharp = 0;
     for (int s = 0; s + 1 < n; s++) {
         long lo = edges[s], hi = edges[s + 1];
         if (lo >= hi) continue;
+        while (nextSharp < sharpCount && sharp->spans[2 * nextSharp + 1] <= lo) nextSharp++;
+        const int inSharp = nextSharp < sharpCount && lo >= sharp->spans[2 * nextSharp];
         int m = 0, under = 0, folded = 0;
         for (int k = 0; k < count; k++) {
             const chakra_overlay_row *v = &overlays[k];
@@ -260,7 +298,7 @@ static inline void chakra_compose_row(const chakra_base_row *baseRow, const chak
                 active[m++] = v;
             }
         }
-        const chakra_base_row *base = under && plainRow != NULL ? &plainSwapped : &swapped;
+        const chakra_base_row *base = inSharp ? &sharpSwapped : under && plainRow != NULL ? &plainSwapped : &swapped;
         if (folded && base == &swapped) {
             // The base holds them already.
             int kept = 0;

@@ -87,6 +87,21 @@ public final class BlurredGradientDisc: @unchecked Sendable {
             let k = moment[i] + (moment[i + 1] - moment[i]) * f
             return min(max(base * b + (gradientX * x + gradientY * y) * k, 0), 1)
         }
+
+        /// Where `opacity(x:y:)` looks up the tables for (x, y): four points
+        /// at once (their square roots in lanes).
+        @inlinable @inline(__always)
+        public func positions(x: SIMD4<Float>, y: Float) -> SIMD4<Float> { (x * x + y * y).squareRoot() * positionScale }
+
+        /// `opacity(x:y:base: 1, gradientX: 0, gradientY: 0)` at `positions`'
+        /// position, the same value: the plain blurred disc, without the
+        /// moment table a gradient needs.
+        @inlinable @inline(__always)
+        public func discOpacity(at position: Float) -> Float {
+            guard position < Float(last) else { return 0 }
+            let i = Int(position), f = position - Float(i)
+            return min(max(solid[i] + (solid[i + 1] - solid[i]) * f, 0), 1)
+        }
     }
 
     /// The blurred uniform disc at distance ρ.

@@ -34,7 +34,16 @@ import CStreamStore
 /// interval setup per pixel, is cheaper written where it lands. Called from
 /// several threads at once for different rows; it must write only pixels
 /// [0, width) of the row it is given and keep it opaque (source-over).
+///
+/// Only the row's `spans` are composed twice (the base into the row, then
+/// the row as the base of the overlays); elsewhere the base goes straight
+/// to the overlays, as in a frame without sharp content.
 public protocol SharpRowPainter: AnyObject {
+    /// Where row y's content may land: at most `capacity` pixel ranges,
+    /// start and end (exclusive) in turn from `spans[0]`, in any order,
+    /// overlapping or not; returns how many. What `paint` writes outside
+    /// them is not shown.
+    func spans(y: Int, width: Int, into spans: UnsafeMutablePointer<Int>, capacity: Int) -> Int
     func paint(row: FixedRow, y: Int, width: Int)
 }
 
@@ -92,6 +101,10 @@ public final class FrameCompositor: @unchecked Sendable {
         let overlayRows: UnsafeMutablePointer<chakra_overlay_row>
         let edges: UnsafeMutablePointer<Int>
         let active: UnsafeMutablePointer<UnsafePointer<chakra_overlay_row>?>
+        /// A row's sharp content's spans (start and end in turn), and the
+        /// most a painter may give.
+        let sharpSpans: UnsafeMutablePointer<Int>
+        static let sharpCapacity = 16
         /// One overlay grid row in expanded-row units, planar, for
         /// `chakra_expand_cells`.
         let cells: ExpandedRow
@@ -101,7 +114,8 @@ public final class FrameCompositor: @unchecked Sendable {
             for k in 0..<overlays { (expanded + k).initialize(to: ExpandedRows(width: width)) }
             views = .allocate(capacity: overlays)
             overlayRows = .allocate(capacity: overlays)
-            edges = .allocate(capacity: 4 * overlays + 2)
+            edges = .allocate(capacity: 4 * overlays + 2 + 2 * Self.sharpCapacity)
+            sharpSpans = .allocate(capacity: 2 * Self.sharpCapacity)
             active = .allocate(capacity: overlays)
             cells = ExpandedRow(width: gridWidth + 16)
             baseRows = .allocate(capacity: 1)
@@ -132,6 +146,7 @@ public final class FrameCompositor: @unchecked Sendable {
             views.deallocate()
             overlayRows.deallocate()
             edges.deallocate()
+            sharpSpans.deallocate()
             active.deallocate()
             row.deallocate()
             gridRow.deallocate()
@@ -175,12 +190,27 @@ public final class FrameCompositor: @unchecked Sendable {
     public func composeBands(base: Surface, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
                              into output: PixelBuffer, taking counter: WorkCounter, slot: Int, frame: FrameToken,
                              sharp: SharpRowPainter? = nil, folding: Folding? = nil) {
+        composeBands(base: base, still: nil, overlays: overlays, opacities: opacities, into: output, taking: counter, slot: slot,
+                     frame: frame, sharp: sharp, folding: folding)
+    }
+
+    /// `composeBands` on a base that never changes (`still(_:width:)`).
+    public func composeBands(base: StillBase, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
+                             into output: PixelBuffer, taking counter: WorkCounter, slot: Int, frame: FrameToken,
+                             sharp: SharpRowPainter? = nil) {
+        composeBands(base: base.surface, still: base, overlays: overlays, opacities: opacities, into: output, taking: counter,
+                     slot: slot, frame: frame, sharp: sharp, folding: nil)
+    }
+
+    private func composeBands(base: Surface, still: StillBase?, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
+                              into output: PixelBuffer, taking counter: WorkCounter, slot: Int, frame: FrameToken,
+                              sharp: SharpRowPainter?, folding: Folding?) {
         let height = output.height
         while true {
             let start = counter.take() * Self.band
             guard start < height else { return }
-            compose(base: base, overlays: overlays, opacities: opacities, into: output, rows: start..<min(start + Self.band, height),
-                    slot: slot, frame: frame, sharp: sharp, folding: folding)
+            compose(base: base, still: still, overlays: overlays, opacities: opacities, into: output,
+                    rows: start..<min(start + Self.band, height), slot: slot, frame: frame, sharp: sharp, folding: folding)
         }
     }
 
@@ -192,9 +222,25 @@ public final class FrameCompositor: @unchecked Sendable {
     public func compose(base: Surface, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
                         into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken, sharp: SharpRowPainter? = nil,
                         folding: Folding? = nil) {
+        compose(base: base, still: nil, overlays: overlays, opacities: opacities, into: output, rows: rows, slot: slot, frame: frame,
+                sharp: sharp, folding: folding)
+    }
+
+    /// `compose` on a base that never changes (`still(_:width:)`).
+    public func compose(base: StillBase, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
+                        into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken, sharp: SharpRowPainter? = nil) {
+        compose(base: base.surface, still: base, overlays: overlays, opacities: opacities, into: output, rows: rows, slot: slot,
+                frame: frame, sharp: sharp, folding: nil)
+    }
+
+    /// `base`'s expanded rows from `still` where given (made from `base`).
+    private func compose(base: Surface, still: StillBase?, overlays: UnsafeBufferPointer<Surface>, opacities: UnsafeBufferPointer<Float>,
+                         into output: PixelBuffer, rows: Range<Int>, slot: Int, frame: FrameToken, sharp: SharpRowPainter?,
+                         folding: Folding?) {
         let s = scratch[slot]
         let width = output.width
         precondition(width <= maxWidth && overlays.count <= s.overlayCapacity)
+        precondition(still == nil || still!.width == width, "the still base was made for another width")
         precondition(folding == nil || (sharp == nil && folding!.roles.count == overlays.count), "folding: one role per overlay, no sharp painter")
         for k in 0..<overlays.count { s.views[k] = overlays[k].view }
         let baseView = base.view
@@ -203,15 +249,19 @@ public final class FrameCompositor: @unchecked Sendable {
         let packsWords = output.format == .xrgb8888 || output.format == .argb8888 || output.format == .xbgr8888
         let streams = chakra_stream_available() != 0
         for y in rows {
-            var baseRow = baseRowAt(baseView, y: y, width: width, frame: frame, rows: s.baseRows, step: s.baseStep, scratch: s)
+            var baseRow = still?.row(at: y)
+                ?? baseRowAt(baseView, y: y, width: width, frame: frame, rows: s.baseRows, step: s.baseStep, scratch: s)
+            var sharpRow = chakra_sharp_spans(row: nil, spans: s.sharpSpans, count: 0)
             if let sharp {
-                // The base into the row, the sharp content over it; the
-                // overlays then go over the row.
+                sharpRow.count = Int32(Self.groupSpans(sharp.spans(y: y, width: width, into: s.sharpSpans, capacity: Scratch.sharpCapacity),
+                                                       s.sharpSpans, width: width))
+            }
+            if let sharp, sharpRow.count > 0 {
+                // Where the sharp content lands, the base into the row and
+                // the content over it; the row is then those spans' base.
                 var toRow = rowOutput(s.row, dither: PixelPacker.dither(y))
-                chakra_compose_row(&baseRow, nil, nil, 0, &toRow, width, s.edges, s.active)
+                chakra_compose_base_spans(&baseRow, s.sharpSpans, sharpRow.count, &toRow)
                 sharp.paint(row: s.row, y: y, width: width)
-                baseRow = chakra_base_row(red: s.row.red, green: s.row.green, blue: s.row.blue,
-                                          stepRed: s.row.red, stepGreen: s.row.green, stepBlue: s.row.blue, q: 0)
             }
             var count: Int32 = 0
             // A folded overlay is needed only where an under overlay is: all
@@ -246,11 +296,11 @@ public final class FrameCompositor: @unchecked Sendable {
                 let stream = output.rotation == .none && streams && Int(bitPattern: target) & 15 == 0
                 var out = chakra_row_output(pixels: target, red: nil, green: nil, blue: nil, dither: dither,
                                             redFirst: output.format == .xbgr8888 ? 1 : 0, stream: stream ? 1 : 0)
-                composeRow(&baseRow, underAny ? plainRow : nil, count, &out, width: width, scratch: s)
+                composeRow(&baseRow, underAny ? plainRow : nil, count, &out, width: width, scratch: s, sharp: &sharpRow)
                 if output.rotation != .none { output.scatter(packedRow: s.packed, y: y) }
             } else {
                 var out = rowOutput(s.row, dither: dither)
-                composeRow(&baseRow, underAny ? plainRow : nil, count, &out, width: width, scratch: s)
+                composeRow(&baseRow, underAny ? plainRow : nil, count, &out, width: width, scratch: s, sharp: &sharpRow)
                 if output.rotation == .none {
                     PixelPacker.pack(s.row, count: width, y: y, format: output.format, into: output.base + y * output.stride)
                 } else {
@@ -267,13 +317,60 @@ public final class FrameCompositor: @unchecked Sendable {
     /// frame has one.
     @inline(__always)
     private func composeRow(_ base: inout chakra_base_row, _ plain: chakra_base_row?, _ count: Int32, _ out: inout chakra_row_output,
-                            width: Int, scratch s: Scratch) {
+                            width: Int, scratch s: Scratch, sharp: inout chakra_sharp_spans) {
+        guard sharp.count == 0 else {
+            // The sharp spans' base: the row they were painted into, whole
+            // (a zero step). Composing into that same row reads each group
+            // before it writes it.
+            var painted = chakra_base_row(red: s.row.red, green: s.row.green, blue: s.row.blue,
+                                          stepRed: s.row.red, stepGreen: s.row.green, stepBlue: s.row.blue, q: 0)
+            return withUnsafePointer(to: &painted) { painted in
+                sharp.row = painted
+                chakra_compose_row(&base, nil, s.overlayRows, count, &out, width, s.edges, s.active, &sharp)
+            }
+        }
         if var plain {
-            chakra_compose_row(&base, &plain, s.overlayRows, count, &out, width, s.edges, s.active)
+            chakra_compose_row(&base, &plain, s.overlayRows, count, &out, width, s.edges, s.active, nil)
         } else {
-            chakra_compose_row(&base, nil, s.overlayRows, count, &out, width, s.edges, s.active)
+            chakra_compose_row(&base, nil, s.overlayRows, count, &out, width, s.edges, s.active, nil)
         }
     }
+
+    /// A painter's spans as `chakra_compose_row` takes them, in place: cut
+    /// to the row, widened to whole groups of eight, sorted, and merged
+    /// where they overlap or lie closer than `sharpMergeGap` (a span's own
+    /// setup costs more than composing a few groups twice). Returns the
+    /// count.
+    static func groupSpans(_ count: Int, _ spans: UnsafeMutablePointer<Int>, width: Int) -> Int {
+        let groups = (width + 7) & ~7
+        var n = 0
+        for i in 0..<min(count, Scratch.sharpCapacity) {
+            let start = max(spans[2 * i], 0) & ~7, end = (min(spans[2 * i + 1], width) + 7) & ~7
+            guard start < min(end, groups) else { continue }
+            // Insertion by start.
+            var j = n
+            while j > 0 && spans[2 * (j - 1)] > start {
+                (spans[2 * j], spans[2 * j + 1]) = (spans[2 * (j - 1)], spans[2 * (j - 1) + 1])
+                j -= 1
+            }
+            (spans[2 * j], spans[2 * j + 1]) = (start, min(end, groups))
+            n += 1
+        }
+        guard n > 0 else { return 0 }
+        var kept = 0
+        for i in 1..<n {
+            if spans[2 * i] <= spans[2 * kept + 1] + sharpMergeGap {
+                spans[2 * kept + 1] = max(spans[2 * kept + 1], spans[2 * i + 1])
+            } else {
+                kept += 1
+                (spans[2 * kept], spans[2 * kept + 1]) = (spans[2 * i], spans[2 * i + 1])
+            }
+        }
+        return kept + 1
+    }
+
+    /// Pixels between two sharp spans below which they are composed as one.
+    public static let sharpMergeGap = 96
 
     /// The fused loop's output into a fixed-point row.
     private func rowOutput(_ row: FixedRow, dither: SIMD8<Int16>) -> chakra_row_output {
@@ -334,6 +431,15 @@ public final class FrameCompositor: @unchecked Sendable {
             storeLanes(doubling(loadLanes(b + x) &- loadLanes(a + x)), out + x)
             x &+= 8
         }
+    }
+
+    /// `base`, which must not change from here on, expanded once for
+    /// outputs `width` pixels wide.
+    public func still(_ base: Surface, width: Int) -> StillBase {
+        precondition(width <= maxWidth)
+        let view = base.view, s = scratch[0]
+        return StillBase(surface: base, width: width, fill: { j, row in self.expandBaseRow(view, &row, j, width: width, scratch: s) },
+                         difference: { a, b, out in self.difference(a, b, into: out, count: width) })
     }
 
     /// Grid row j of the base expanded over screen pixels [0, width).

@@ -62,17 +62,25 @@ final class SoftDiscLayer: @unchecked Sendable {
         let innerInverse = Float(1 / (radius * max(innerFraction, 1e-9)))
         // Views: calling the table objects per cell retained and released them.
         let table = table.view, inner = inner?.view
+        // Four cells a step: the square roots and the blends in lanes.
+        let step = SIMD4<Float>(0, 1, 2, 3) * Float(surface.factor)
         for j in 0..<surface.height {
             let row = surface.row(j)
             let y = surface.screenY(j) - cy
-            for i in 0..<surface.width {
-                let x = surface.screenX(i) - cx
-                var c = paint * table.opacity(x: x * inverse, y: y * inverse, base: 1, gradientX: 0, gradientY: 0)
+            var i = 0
+            while i < surface.width {
+                let x = SIMD4(repeating: surface.screenX(i)) + step - cx
+                let o = table.positions(x: x * inverse, y: y * inverse)
                 if let inner {
-                    let h = inner.opacity(x: x * innerInverse, y: y * innerInverse, base: 1, gradientX: 0, gradientY: 0)
-                    c = Colors.over(innerColor * (h * opacity), c)
+                    let h = inner.positions(x: x * innerInverse, y: y * innerInverse)
+                    for lane in 0..<min(4, surface.width - i) {
+                        row[i + lane] = Colors.over(innerColor * (inner.discOpacity(at: h[lane]) * opacity),
+                                                    paint * table.discOpacity(at: o[lane]))
+                    }
+                } else {
+                    for lane in 0..<min(4, surface.width - i) { row[i + lane] = paint * table.discOpacity(at: o[lane]) }
                 }
-                row[i] = c
+                i += 4
             }
         }
         surface.updateRowExtents(threshold: 1.0 / 2048)

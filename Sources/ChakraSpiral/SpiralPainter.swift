@@ -21,6 +21,13 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     let track: SpiralTrack
     private let rowFirst: UnsafeMutableBufferPointer<Int32>
+    /// Per row y, the pixel spans its track runs cover (start and end in
+    /// turn, close ones merged): spans[spanFirst[y] ..< spanFirst[y + 1]].
+    private let spanFirst: UnsafeMutableBufferPointer<Int32>
+    private let trackSpans: UnsafeMutableBufferPointer<Int32>
+    /// At most this many track spans a row, leaving room for the bar's and
+    /// the particles' (`spans`).
+    static let trackSpanLimit = 12
     /// The track as `chakra_paint_track` (CLanes' track.h) takes it: its
     /// runs with their shortest and longest path length, and per pixel in
     /// run order its length and its unfilled and filled colours as
@@ -60,6 +67,8 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
             return buffer
         }
         rowFirst = copy(track.rowFirst)
+        let (first, spans) = SpiralPainter.runSpans(track)
+        (spanFirst, trackSpans) = (copy(first), copy(spans))
         let stops = GradientStops(P.progressStops.map { GradientStop(Float($0.0), opaque($0.1)) })
         let lut = (0..<1024).map { stops.color(at: Float($0) / 1023) }
         let lutScale = Float(1023 / max(totalLength, 1e-9))
@@ -107,11 +116,63 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     deinit {
         rowFirst.deallocate()
+        spanFirst.deallocate()
+        trackSpans.deallocate()
         trackLanes.deallocate()
         lanesRuns.deallocate()
         lanes.deallocate()
         along.deallocate()
         particles.deallocate()
+    }
+
+    /// The track's runs of each row as spans of whole groups of eight,
+    /// merged where they lie closer than the compositor would keep apart,
+    /// and past `trackSpanLimit` into the last.
+    static func runSpans(_ track: SpiralTrack) -> (first: [Int32], spans: [Int32]) {
+        var first = [Int32](), spans = [Int32]()
+        for y in 0..<track.height {
+            first.append(Int32(spans.count))
+            var count = 0
+            for run in track.runs[Int(track.rowFirst[y])..<Int(track.rowFirst[y + 1])] {
+                let start = run.x & ~7, end = (run.x + run.count + 7) & ~7
+                if count > 0 && (start <= spans[spans.count - 1] + Int32(FrameCompositor.sharpMergeGap) || count == trackSpanLimit) {
+                    spans[spans.count - 1] = max(spans[spans.count - 1], end)
+                } else {
+                    spans += [start, end]
+                    count += 1
+                }
+            }
+        }
+        first.append(Int32(spans.count))
+        return (first, spans)
+    }
+
+    func spans(y: Int, width: Int, into spans: UnsafeMutablePointer<Int>, capacity: Int) -> Int {
+        var n = 0
+        if y < track.height {
+            for i in stride(from: Int(spanFirst[y]), to: Int(spanFirst[y + 1]), by: 2) where n < capacity {
+                (spans[2 * n], spans[2 * n + 1]) = (Int(trackSpans[i]), Int(trackSpans[i + 1]))
+                n += 1
+            }
+        }
+        if barShown, n < capacity, let columns = barColumns(y: y, width: width) {
+            (spans[2 * n], spans[2 * n + 1]) = (columns.lowerBound, columns.upperBound + 1)
+            n += 1
+        }
+        if particleCount > 0, n < capacity {
+            // One span over every particle on the row: a burst is small.
+            var lo = Int.max, hi = Int.min
+            for k in 0..<particleCount {
+                if let columns = particleColumns(particles[k], y: y, width: width) {
+                    (lo, hi) = (min(lo, columns.lowerBound), max(hi, columns.upperBound + 1))
+                }
+            }
+            if lo < hi {
+                (spans[2 * n], spans[2 * n + 1]) = (lo, hi)
+                n += 1
+            }
+        }
+        return n
     }
 
     func paint(row: FixedRow, y: Int, width: Int) {
@@ -143,15 +204,21 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     /// A pill: its coverage from the distance to its centre line, its fill
     /// from the left to `barFill`, the shimmer a raised-cosine band.
+    /// The pixels of row y the bar may cover; nil where it covers none.
+    private func barColumns(y: Int, width: Int) -> ClosedRange<Int>? {
+        let radius = barHeight / 2, cy = barY0 + radius
+        guard abs(Float(y) + 0.5 - cy) < radius + 1 else { return nil }
+        let first = max(0, Int((barX0 - 1).rounded(.down))), last = min(width - 1, Int((barX0 + barWidth + 1).rounded(.up)))
+        return first <= last ? first...last : nil
+    }
+
     private func paintBar(row: FixedRow, y: Int, width: Int) {
+        guard let columns = barColumns(y: y, width: width) else { return }
         let py = Float(y) + 0.5
         let radius = barHeight / 2, cy = barY0 + radius
         let dy = abs(py - cy)
-        guard dy < radius + 1 else { return }
         let cx = barX0 + barWidth / 2, halfLine = barWidth / 2 - radius
-        let first = max(0, Int((barX0 - 1).rounded(.down))), last = min(width - 1, Int((barX0 + barWidth + 1).rounded(.up)))
-        guard first <= last else { return }
-        for x in first...last {
+        for x in columns {
             let px = Float(x) + 0.5
             let dx = max(abs(px - cx) - halfLine, 0)
             let cover = min(max(radius - (dx * dx + dy * dy).squareRoot() + 0.5, 0), 1)
@@ -173,20 +240,28 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     private func paintParticles(row: FixedRow, y: Int, width: Int) {
         let py = Float(y) + 0.5
-        let reach = Float(particleTable.reach), particleTable = particleTable.view
+        let particleTable = particleTable.view
         for k in 0..<particleCount {
             let p = particles[k]
-            let extent = reach * p.radius
+            guard let columns = particleColumns(p, y: y, width: width) else { continue }
             let dy = py - p.cy
-            guard abs(dy) < extent else { continue }
-            let first = max(0, Int((p.cx - extent).rounded(.down))), last = min(width - 1, Int((p.cx + extent).rounded(.up)))
-            guard first <= last else { continue }
             let inverse = 1 / p.radius
-            for x in first...last {
+            for x in columns {
                 let opacity = particleTable.opacity(x: (Float(x) + 0.5 - p.cx) * inverse, y: dy * inverse, base: 1, gradientX: 0, gradientY: 0)
                 if opacity > 0 { blend(p.color * opacity, row, x) }
             }
         }
+    }
+}
+
+extension SpiralPainter {
+    /// The pixels of row y a particle may cover; nil where it covers none.
+    @inline(__always)
+    func particleColumns(_ p: Particle, y: Int, width: Int) -> ClosedRange<Int>? {
+        let extent = Float(particleTable.reach) * p.radius
+        guard abs(Float(y) + 0.5 - p.cy) < extent else { return nil }
+        let first = max(0, Int((p.cx - extent).rounded(.down))), last = min(width - 1, Int((p.cx + extent).rounded(.up)))
+        return first <= last ? first...last : nil
     }
 }
 

@@ -37,6 +37,8 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
     public let config: ChakraConfig.Spiral
 
     let base: Surface
+    /// `base` expanded once: it never changes.
+    let background: StillBase
     let painter: SpiralPainter
     let glow: SoftDiscLayer
     let orb: SoftDiscLayer
@@ -88,10 +90,10 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
         base = Surface(capacityWidth: Surface.gridExtent(pixels: width, factor: factor),
                        capacityHeight: Surface.gridExtent(pixels: height, factor: factor))
         base.place(coveringMinX: 0, minY: 0, maxX: width - 1, maxY: height - 1, factor: factor)
-        let background = LinearGradient.toBottomRight(boxX: 0, y: 0, width: Double(width), height: Double(height),
+        let gradient = LinearGradient.toBottomRight(boxX: 0, y: 0, width: Double(width), height: Double(height),
                                                       stops: GradientStops(P.background.map { GradientStop(Float($0.0), opaque($0.1)) }))
         for j in 0..<base.height {
-            for i in 0..<base.width { base[i, j] = background.color(atX: base.screenX(i), y: base.screenY(j)) }
+            for i in 0..<base.width { base[i, j] = gradient.color(atX: base.screenX(i), y: base.screenY(j)) }
         }
 
         let track = SpiralTrack(geometry: session.geometry, lineWidth: spiral.lineWidth * s, width: width, height: height)
@@ -139,6 +141,7 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
         // word may make wider than it.
         let widest = texts.allImages.reduce(max(width, texts.counterWidth)) { max($0, $1.width) }
         compositor = FrameCompositor(maxWidth: width, maxGridWidth: widest + 4, threads: pool.threadCount, maxOverlays: Slot.allCases.count)
+        background = compositor.still(base, width: width)
     }
 
     deinit { opacities.deallocate() }
@@ -165,7 +168,7 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
     public func run(part: Int, of parts: Int) {
         guard let output else { return }
         overlays.withUnsafeBufferPointer { list in
-            compositor.composeBands(base: base, overlays: list, opacities: UnsafeBufferPointer(opacities), into: output,
+            compositor.composeBands(base: background, overlays: list, opacities: UnsafeBufferPointer(opacities), into: output,
                                     taking: work, slot: part, frame: frame, sharp: painter)
         }
     }
