@@ -69,6 +69,25 @@ public struct FixedRow: @unchecked Sendable {
         blue[x] = Int16(truncatingIfNeeded: v.z)
     }
 
+    /// `blend(colour * opacities[k], at: x + k)` for k in 0..<4, the same
+    /// values, a channel's four pixels in lanes. A lane at opacity 0 keeps
+    /// its pixel (it blends nothing), so spare lanes past a painter's last
+    /// pixel may fall anywhere in the row's padding.
+    @inlinable @inline(__always)
+    public func blend(_ colour: RGBA, opacities o: SIMD4<Float>, at x: Int) {
+        let keep = 1 - colour.w * o
+        @inline(__always)
+        func channel(_ p: UnsafeMutablePointer<Int16>, _ c: Float) {
+            let pixel = SIMD4<Float>(Float(p[x]), Float(p[x &+ 1]), Float(p[x &+ 2]), Float(p[x &+ 3]))
+            let v = roundedLanes(c * o * FixedRow.one + pixel * keep)
+            (p[x], p[x &+ 1]) = (Int16(truncatingIfNeeded: v[0]), Int16(truncatingIfNeeded: v[1]))
+            (p[x &+ 2], p[x &+ 3]) = (Int16(truncatingIfNeeded: v[2]), Int16(truncatingIfNeeded: v[3]))
+        }
+        channel(red, colour.x)
+        channel(green, colour.y)
+        channel(blue, colour.z)
+    }
+
     /// Premultiplied `colour` (0...1) as the terms of a source-over in row
     /// values, for painters that blend precomputed colours eight pixels a
     /// step (CLanes' track.h): w minus the alpha in Q15, and x, y, z each

@@ -17,6 +17,10 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         var cx: Float = 0, cy: Float = 0, radius: Float = 1
         /// Premultiplied colour × opacity.
         var color: RGBA = .zero
+        /// How far it reaches from its centre, and the pixels of a row it
+        /// may cover (`place`).
+        var extent: Float = 0
+        var columns = 0...0
     }
 
     let track: SpiralTrack
@@ -123,6 +127,14 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         lanes.deallocate()
         along.deallocate()
         particles.deallocate()
+    }
+
+    /// Particle `index` this frame, with what every row it crosses needs.
+    func place(particle index: Int, cx: Float, cy: Float, radius: Float, color: RGBA) {
+        let extent = Float(particleTable.reach) * radius
+        let first = max(0, Int((cx - extent).rounded(.down))), last = min(track.width - 1, Int((cx + extent).rounded(.up)))
+        particles[index] = Particle(cx: cx, cy: cy, radius: radius, color: color, extent: extent,
+                                    columns: first <= last ? first...last : 1...0)
     }
 
     /// The track's runs of each row as spans of whole groups of eight,
@@ -246,9 +258,16 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
             guard let columns = particleColumns(p, y: y, width: width) else { continue }
             let dy = py - p.cy
             let inverse = 1 / p.radius
-            for x in columns {
-                let opacity = particleTable.opacity(x: (Float(x) + 0.5 - p.cx) * inverse, y: dy * inverse, base: 1, gradientX: 0, gradientY: 0)
-                if opacity > 0 { blend(p.color * opacity, row, x) }
+            // Four pixels a step: lanes past the last pixel are at opacity
+            // 0, and blending them changes nothing.
+            var x = columns.lowerBound
+            while x <= columns.upperBound {
+                let d = (SIMD4(repeating: Float(x) + 0.5) + SIMD4(0, 1, 2, 3) - p.cx) * inverse
+                let position = particleTable.positions(x: d, y: dy * inverse)
+                var opacity = SIMD4<Float>.zero
+                for lane in 0..<min(4, columns.upperBound - x + 1) { opacity[lane] = particleTable.discOpacity(at: position[lane]) }
+                if opacity != .zero { row.blend(p.color, opacities: opacity, at: x) }
+                x += 4
             }
         }
     }
@@ -258,10 +277,8 @@ extension SpiralPainter {
     /// The pixels of row y a particle may cover; nil where it covers none.
     @inline(__always)
     func particleColumns(_ p: Particle, y: Int, width: Int) -> ClosedRange<Int>? {
-        let extent = Float(particleTable.reach) * p.radius
-        guard abs(Float(y) + 0.5 - p.cy) < extent else { return nil }
-        let first = max(0, Int((p.cx - extent).rounded(.down))), last = min(width - 1, Int((p.cx + extent).rounded(.up)))
-        return first <= last ? first...last : nil
+        guard abs(Float(y) + 0.5 - p.cy) < p.extent, !p.columns.isEmpty else { return nil }
+        return p.columns
     }
 }
 

@@ -261,8 +261,8 @@ public final class SpiralScene: Scene, PartitionedJob, @unchecked Sendable {
         let s = layout.scale, centre = layout.centre
         for (index, particle) in burst.enumerated() {
             let travel = (particle.distance * (1 - displacement) + C.drift * elapsed / C.duration) * s
-            painter.particles[index] = SpiralPainter.Particle(cx: Float(centre.x + particle.dx * travel), cy: Float(centre.y + particle.dy * travel),
-                                                              radius: Float(particle.radius * s), color: particle.color * Float(opacity))
+            painter.place(particle: index, cx: Float(centre.x + particle.dx * travel), cy: Float(centre.y + particle.dy * travel),
+                          radius: Float(particle.radius * s), color: particle.color * Float(opacity))
         }
         painter.particleCount = burst.count
     }

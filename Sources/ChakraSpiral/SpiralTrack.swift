@@ -14,7 +14,8 @@ final class SpiralTrack: @unchecked Sendable {
     struct Run {
         var x: Int32, count: Int32, offset: Int32
     }
-    let height: Int
+    /// The screen it was made for.
+    let width: Int, height: Int
     /// Per screen row, its runs: runs[rowFirst[y] ..< rowFirst[y + 1]].
     let rowFirst: [Int32]
     let runs: [Run]
@@ -22,7 +23,7 @@ final class SpiralTrack: @unchecked Sendable {
     let length: [Float]
 
     init(geometry: SpiralGeometry, lineWidth: Double, width: Int, height: Int) {
-        self.height = height
+        (self.width, self.height) = (width, height)
         let half = lineWidth / 2
         let points = geometry.points, lengths = geometry.cumulativeLengths
         var lo = Point(repeating: .infinity), hi = Point(repeating: -.infinity)

@@ -46,6 +46,7 @@ SCENES = {
     "drift": ["--scene", "drift"],
     "calm": ["--scene", "calm"],
     "spiral (hold)": ["--scene", "spiral", "--spiral-state", "hold"],
+    "spiral (completed)": ["--scene", "spiral", "--spiral-state", "completed"],
 }
 
 
