@@ -247,6 +247,17 @@ struct OpeningHoursTests {
         #expect(hours.state == nil && hours.deadline == nil)
     }
 
+    @Test("today's plan needs the wall clock; then it lists the day's windows in local time")
+    func plan() throws {
+        let hours = OpeningHours(timeZone: FixedOffsetZone())
+        #expect(!succeeded(hours.plan(schedule, now: 100, display: DisplayPowerStatus())))
+        #expect(!succeeded(hours.plan(nil, now: 100, display: DisplayPowerStatus())))
+        _ = hours.setWallClock(offset: DisplayPowerTests.offset)
+        let plan = try hours.plan(schedule, now: 100, display: DisplayPowerStatus()).get()
+        #expect(plan.date == "2026-11-26" && plan.runs.map(\.startClock) == ["08:00"] && plan.runs.map(\.action) == ["low-power"])
+        #expect(hours.localTime(DisplayPowerTests.wallAtStart) == "2026-11-26T07:59:00+00:00")
+    }
+
     @Test("a low-power window keeps the setting it found, once, and gives it back")
     func lowPowerWindow() {
         let hours = OpeningHours(timeZone: FixedOffsetZone())
@@ -399,8 +410,32 @@ struct PacingTests {
     }
 }
 
+/// systemd and the status files, as kept in memory.
+final class NotesAndFiles: NotifyOutput, StatusFiles {
+    var messages: [NotifyMessage] = []
+    var stats: [DaemonStatus] = []
+    var metrics: [String] = []
+
+    func notify(_ message: NotifyMessage) { messages.append(message) }
+    func writeStats(_ status: DaemonStatus) { stats.append(status) }
+    func writeMetrics(_ status: DaemonStatus, into directory: String) { metrics.append(directory) }
+}
+
 @Suite("The shell's effects on fake outputs")
 struct EffectRunnerTests {
+    @Test("a publication with notify: STATUS= with the status line, and the statistics file with the same status")
+    func publication() throws {
+        let driver = try CoreDriver()
+        let notes = NotesAndFiles()
+        let outputs = ShellOutputs(display: driver.shell, powerParts: [], powerRequest: nil, backlight: nil, haptics: nil,
+                                   status: driver.shell, replies: driver.shell, notifier: notes, files: notes, sessions: nil)
+        let runner = EffectRunner(core: driver.core, outputs: outputs, clock: { 100 }, logger: quietLogger)
+        runner.send(.tick(outputReady: true), at: 100)
+        #expect(notes.messages.first == .ready)
+        #expect(notes.messages.contains(.status(driver.core.status().line)))
+        #expect(notes.stats.last == driver.published.last && !notes.stats.isEmpty)
+    }
+
     @Test("a frame is drawn, presented and heard back; the display's parts powered in order and read back; STATUS= with a publication")
     func effects() throws {
         let driver = try CoreDriver(backlight: FakeBacklight(percent: 50))
