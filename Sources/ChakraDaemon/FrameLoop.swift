@@ -101,7 +101,9 @@ final class FrameLoop {
         sources = table.map(\.0)
         poller = Poller(descriptors: table.map(\.1))
         let display = OutputFrames(output)
-        let outputs = ShellOutputs(display: display, powerParts: [display] + (devices.backlight.map { [$0] } ?? []),
+        var powerParts: [DisplayPowerPart] = [display]
+        if let backlight = devices.backlight { powerParts.append(backlight) }
+        let outputs = ShellOutputs(display: display, powerParts: powerParts,
                                    powerRequest: devices.cec, backlight: devices.backlight, haptics: devices.haptics,
                                    status: control, replies: RunReplies(), notifier: notifier,
                                    files: StatusFileWriter(statsFile: configuration.statsFile, logger: logger),
