@@ -78,14 +78,14 @@ public final class Daemon: Sendable {
         let loop = try FrameLoop(output: output, terminal: terminal, signals: signals, control: control, notifier: notifier,
                                  sessions: sessions, configuration: configuration, configReader: configReader, startTime: start,
                                  logger: logger)
-        logger.info("scene: \(loop.core.sceneName) at \(loop.core.scene.width)x\(loop.core.scene.height), rotation \(configuration.rotation.rawValue)°, \(describe(loop.core.pacer))")
+        logger.info("scene: \(loop.core.sceneName) at \(loop.core.scene.width)x\(loop.core.scene.height), rotation \(configuration.rotation.rawValue)°, \(describe(loop.core.pacing.pacer))")
         defer {
             // STOPPING=1 first: systemd learns at once that the exit is wanted.
             notifier?.send(.stopping)
             loop.finishSessionRecords()
             let now = MonotonicClock.now()
             loop.publishFinalStatus(at: now)
-            logger.info("stopped: \(loop.core.meter.totalFrames) frames presented in \(String(now - start, decimals: 1)) s")
+            logger.info("stopped: \(loop.core.pacing.meter.totalFrames) frames presented in \(String(now - start, decimals: 1)) s")
         }
         defer { loop.restoreDisplay() }
         try loop.run()

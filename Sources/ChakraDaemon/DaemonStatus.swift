@@ -4,62 +4,119 @@ import ChakraScenes
 /// What the daemon is doing, for `status`, `get` and STATUS=. Published by
 /// the loop on every change and every couple of seconds while animating.
 public struct DaemonStatus: Sendable, Equatable {
-    public var scene = ""
-    public var output = ""
-    /// The screen's size in pixels (memory, before rotation).
-    public var width = 0, height = 0
-    /// The display's refresh in Hz, when it has one.
-    public var refreshRate: Double?
-    public var rotation = 0
-    public var settings = RenderSettings()
-    public var paused = false
-    /// Every frame is the same (reduce motion): one was shown, no more.
-    public var still = false
-    public var vtActive = true
-    /// Frames presented, the last one's time, the last stall. In the
-    /// published copy as of publishing; `DaemonControl.status(at:)` lays
-    /// the loop's live values over it.
-    public var frames = FrameProgress()
-    /// Since when frames have been due without a break (monotonic): from
-    /// start, the screen powered up, the VT back, the display plugged in,
-    /// the scene moving again; nil while none are due by design (a still
-    /// or paused picture, the screen off, the VT away, the display
-    /// unplugged). Health measures a frame's lateness from the later of
-    /// this and the last frame.
-    public var framesDueSince: Double?
-    /// The display is unplugged and the output waits for it.
-    public var waitingForDisplay = false
-    public var fps = 0.0
-    /// The spiral exercise, when it is the scene.
-    public var spiral: SpiralReport?
-    /// The touchscreens in use.
-    public var inputDevices: [String] = []
-    /// From a touch's event time to the frame showing it on screen (ms).
-    public var touchLatency = FrameTimes.Summary()
-    /// The pacer's rate: the cap, or the display's refresh.
-    public var fpsTarget = 0.0
-    /// Milliseconds to draw a frame over the last frames (`FrameTimes`).
-    public var frameTimes = FrameTimes.Summary()
+    /// What is drawn: the scene, how, and the exercise on it.
+    public struct Picture: Sendable, Equatable {
+        public var scene = ""
+        public var settings = RenderSettings()
+        public var paused = false
+        /// Every frame is the same (reduce motion): one was shown, no more.
+        public var still = false
+        /// The spiral exercise, when it is the scene.
+        public var spiral: SpiralReport?
+    }
+
+    /// Where it is drawn: the output and whether it can be drawn on.
+    public struct Output: Sendable, Equatable {
+        public var summary = ""
+        /// The screen's size in pixels (memory, before rotation).
+        public var width = 0, height = 0
+        /// The display's refresh in Hz, when it has one.
+        public var refreshRate: Double?
+        public var rotation = 0
+        public var vtActive = true
+        /// The display is unplugged and the output waits for it.
+        public var waitingForDisplay = false
+        /// The touchscreens in use.
+        public var inputDevices: [String] = []
+    }
+
+    /// How frames come.
+    public struct Frames: Sendable, Equatable {
+        /// Frames presented, the last one's time, the last stall. In the
+        /// published copy as of publishing; `DaemonControl.status(at:)` lays
+        /// the loop's live values over it.
+        public var progress = FrameProgress()
+        /// Since when frames have been due without a break (monotonic): from
+        /// start, the screen powered up, the VT back, the display plugged in,
+        /// the scene moving again; nil while none are due by design (a still
+        /// or paused picture, the screen off, the VT away, the display
+        /// unplugged). Health measures a frame's lateness from the later of
+        /// this and the last frame.
+        public var dueSince: Double?
+        public var fps = 0.0
+        /// The pacer's rate: the cap, or the display's refresh.
+        public var fpsTarget = 0.0
+        /// Milliseconds to draw a frame over the last frames (`FrameTimes`).
+        public var drawTimes = FrameTimes.Summary()
+        /// From a touch's event time to the frame showing it on screen (ms).
+        public var touchLatency = FrameTimes.Summary()
+    }
+
+    /// The light: the backlight, the idle timers, the screen's power and
+    /// the opening hours that decide it.
+    public struct Light: Sendable, Equatable {
+        /// Percent, when there is a backlight.
+        public var brightness: Int?
+        public var backlight: String?
+        public var power = PowerState.normal
+        /// The screen: on, dimmed or off, why, and the read-back.
+        public var display = DisplayPowerStatus()
+        /// Opening hours now; nil without a schedule.
+        public var schedule: ScheduleStatus?
+    }
+
+    /// The configuration in force and where it came from.
+    public struct Configured: Sendable, Equatable {
+        public var language = "en"
+        public var file: String?
+        /// Every file the configuration in force was read from, drop-ins included.
+        public var files: [String] = []
+        /// The configuration in force, run-time changes included (`get`).
+        public var config = ChakraConfig()
+    }
+
+    public var picture = Picture()
+    public var outputState = Output()
+    public var frameState = Frames()
+    public var light = Light()
+    public var configured = Configured()
     public var uptime = 0.0
     /// Monotonic time of publishing (uptime moves on from here).
     public var publishedAt = 0.0
-    public var language = "en"
-    /// Percent, when there is a backlight.
-    public var brightness: Int?
-    public var backlight: String?
-    public var power = PowerState.normal
-    /// The screen: on, dimmed or off, why, and the read-back.
-    public var display = DisplayPowerStatus()
-    /// Opening hours now; nil without a schedule.
-    public var schedule: ScheduleStatus?
-    public var configFile: String?
-    /// Every file the configuration in force was read from, drop-ins included.
-    public var configFiles: [String] = []
-    /// The configuration in force, run-time changes included (`get`).
-    public var configuration = ChakraConfig()
     /// Breathing sessions and errors since start.
     public var sessions = SessionCounts()
     public var errors = ErrorCounts()
+
+    // The fields by their old flat names: what the wire coding, `get`,
+    // the metrics and the tests read.
+    public var scene: String { get { picture.scene } set { picture.scene = newValue } }
+    public var settings: RenderSettings { get { picture.settings } set { picture.settings = newValue } }
+    public var paused: Bool { get { picture.paused } set { picture.paused = newValue } }
+    public var still: Bool { get { picture.still } set { picture.still = newValue } }
+    public var spiral: SpiralReport? { get { picture.spiral } set { picture.spiral = newValue } }
+    public var output: String { get { outputState.summary } set { outputState.summary = newValue } }
+    public var width: Int { get { outputState.width } set { outputState.width = newValue } }
+    public var height: Int { get { outputState.height } set { outputState.height = newValue } }
+    public var refreshRate: Double? { get { outputState.refreshRate } set { outputState.refreshRate = newValue } }
+    public var rotation: Int { get { outputState.rotation } set { outputState.rotation = newValue } }
+    public var vtActive: Bool { get { outputState.vtActive } set { outputState.vtActive = newValue } }
+    public var waitingForDisplay: Bool { get { outputState.waitingForDisplay } set { outputState.waitingForDisplay = newValue } }
+    public var inputDevices: [String] { get { outputState.inputDevices } set { outputState.inputDevices = newValue } }
+    public var frames: FrameProgress { get { frameState.progress } set { frameState.progress = newValue } }
+    public var framesDueSince: Double? { get { frameState.dueSince } set { frameState.dueSince = newValue } }
+    public var fps: Double { get { frameState.fps } set { frameState.fps = newValue } }
+    public var fpsTarget: Double { get { frameState.fpsTarget } set { frameState.fpsTarget = newValue } }
+    public var frameTimes: FrameTimes.Summary { get { frameState.drawTimes } set { frameState.drawTimes = newValue } }
+    public var touchLatency: FrameTimes.Summary { get { frameState.touchLatency } set { frameState.touchLatency = newValue } }
+    public var brightness: Int? { get { light.brightness } set { light.brightness = newValue } }
+    public var backlight: String? { get { light.backlight } set { light.backlight = newValue } }
+    public var power: PowerState { get { light.power } set { light.power = newValue } }
+    public var display: DisplayPowerStatus { get { light.display } set { light.display = newValue } }
+    public var schedule: ScheduleStatus? { get { light.schedule } set { light.schedule = newValue } }
+    public var language: String { get { configured.language } set { configured.language = newValue } }
+    public var configFile: String? { get { configured.file } set { configured.file = newValue } }
+    public var configFiles: [String] { get { configured.files } set { configured.files = newValue } }
+    public var configuration: ChakraConfig { get { configured.config } set { configured.config = newValue } }
 
     public init() {}
 

@@ -25,31 +25,36 @@ import Glibc
 /// Nothing is allocated per frame: the poll array, the effect queue and
 /// the scene's buffers are made up front.
 final class FrameLoop {
-    let core: DaemonCore
+    /// The devices a machine may lack, each nil where it is absent.
+    struct Devices {
+        var backlight: Backlight?
+        var touch: TouchInput?
+        var haptics: Haptics?
+        /// Readable when the wall clock is set; nil where timerfd cannot do
+        /// it (the per-turn comparison still sees a jump, at the next turn).
+        var clockSteps: WallClockSteps?
+        /// The TV over HDMI-CEC, when there is an adapter ([display] cec).
+        var cec: CECController?
+        /// The session records ([sessions] file), when kept.
+        var sessions: SessionRecorder?
+    }
+
+    /// What a descriptor in the poll set is: the table replaces counting
+    /// indices by hand as optional devices come and go.
+    enum PollSource {
+        case signals, commands, output(Int32), touch, clockSteps, cec, sessions
+    }
+
+    let runner: EffectRunner
     let output: DisplayOutput
     let terminal: VirtualTerminal?
     let signals: SignalSource
     let control: DaemonControl
-    let notifier: SystemdNotifier?
     let logger: Logger
-    let backlight: Backlight?
-    let touch: TouchInput?
-    let haptics: Haptics?
+    let devices: Devices
     let poller: Poller
-    let outputDescriptors: [Int32]
-    let touchIndex: Int
-    /// Readable when the wall clock is set; nil where timerfd cannot do it
-    /// (the per-turn comparison below still sees a jump, at the next turn).
-    let clockSteps: WallClockSteps?
-    let clockStepsIndex: Int
-    /// The TV over HDMI-CEC, when there is an adapter ([display] cec).
-    let cec: CECController?
-    let cecIndex: Int
-    /// The session records ([sessions] file), when kept.
-    let sessions: SessionRecorder?
-    let sessionsIndex: Int
-    /// The metrics file, written when the core says ([metrics]).
-    let metrics: MetricsExport
+    /// `poller`'s descriptors, in the same order.
+    let sources: [PollSource]
     /// Reads the files on SIGHUP, off this thread.
     let configReader: ConfigReader
     /// The wall clock against the monotonic one, as the core last heard.
@@ -58,44 +63,57 @@ final class FrameLoop {
     var displayFacts: DisplayFacts
     /// `touch.generation` when the core last heard of the devices.
     var touchGeneration = -1
+    var core: DaemonCore { runner.core }
     var configuration: DaemonConfiguration { core.configuration }
 
     init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
          notifier: SystemdNotifier?, sessions: SessionRecorder? = nil, configuration: DaemonConfiguration,
          configReader: ConfigReader, startTime: Double, logger: Logger) throws {
-        (self.output, self.terminal, self.signals, self.control, self.sessions) = (output, terminal, signals, control, sessions)
-        (self.notifier, self.logger, self.configReader) = (notifier, logger, configReader)
-        metrics = MetricsExport(logger: logger)
+        (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
+        (self.logger, self.configReader) = (logger, configReader)
+        var devices = Devices(sessions: sessions)
         switch Backlight.open(configuration.backlight, root: configuration.backlightRoot) {
         case .success(let found):
-            backlight = found
+            devices.backlight = found
             if let found { logger.info("backlight: \(found.name) at \(found.percent.map { "\($0)%" } ?? "an unknown level")") }
         case .failure(let error):
-            backlight = nil
             logger.warning("\(error); dimming and `set brightness` are off")
         }
         displayFacts = DisplayFacts(output)
         let vtActive = terminal?.isActive ?? true
-        core = try DaemonCore(configuration: configuration, display: displayFacts, backlight: backlight,
-                              watchdogInterval: notifier?.watchdogInterval, vtActive: vtActive, startTime: startTime, logger: logger)
-        outputDescriptors = output.pollDescriptors
-        (touch, haptics) = Self.openTouch(configuration: configuration, output: output, logger: logger)
-        touchIndex = 2 + outputDescriptors.count
-        do { clockSteps = try WallClockSteps() } catch {
+        let core = try DaemonCore(configuration: configuration, display: displayFacts, scenes: DaemonSceneFactory(logger: logger),
+                                  backlight: devices.backlight, watchdogInterval: notifier?.watchdogInterval, vtActive: vtActive,
+                                  startTime: startTime, logger: logger)
+        (devices.touch, devices.haptics) = Self.openTouch(configuration: configuration, output: output, logger: logger)
+        do { devices.clockSteps = try WallClockSteps() } catch {
             logger.warning("schedule: clock steps are noticed late (\(error))")
-            clockSteps = nil
         }
-        clockStepsIndex = touchIndex + (touch == nil ? 0 : 1)
-        do { cec = try CECController.open(choice: configuration.config.display.cec, logger: logger) } catch {
+        do { devices.cec = try CECController.open(choice: configuration.config.display.cec, logger: logger) } catch {
             logger.error("cec: \(error); the TV is not told of display power")
-            cec = nil
         }
-        cecIndex = clockStepsIndex + (clockSteps == nil ? 0 : 1)
-        sessionsIndex = cecIndex + (cec == nil ? 0 : 1)
-        // Not a chain of +: Swift 6.0 (the arm64 build's) gives up on that.
-        let optionalDescriptors = [touch?.descriptor, clockSteps?.descriptor, cec?.descriptor, sessions?.descriptor]
-        poller = Poller(descriptors: [signals.descriptor, control.commands.descriptor] + outputDescriptors + optionalDescriptors.compactMap { $0 })
-        if let touch {
+        self.devices = devices
+        var table: [(PollSource, Int32)] = [(.signals, signals.descriptor), (.commands, control.commands.descriptor)]
+        table += output.pollDescriptors.map { (.output($0), $0) }
+        if let touch = devices.touch { table.append((.touch, touch.descriptor)) }
+        if let clockSteps = devices.clockSteps { table.append((.clockSteps, clockSteps.descriptor)) }
+        if let cec = devices.cec { table.append((.cec, cec.descriptor)) }
+        if let sessions = devices.sessions { table.append((.sessions, sessions.descriptor)) }
+        sources = table.map(\.0)
+        poller = Poller(descriptors: table.map(\.1))
+        let display = OutputFrames(output)
+        var powerParts: [DisplayPowerPart] = [display]
+        if let backlight = devices.backlight { powerParts.append(backlight) }
+        let outputs = ShellOutputs(display: display, powerParts: powerParts,
+                                   powerRequest: devices.cec, backlight: devices.backlight, haptics: devices.haptics,
+                                   status: control, replies: RunReplies(), notifier: notifier,
+                                   files: StatusFileWriter(statsFile: configuration.statsFile, logger: logger),
+                                   sessions: devices.sessions)
+        runner = EffectRunner(core: core, outputs: outputs, clock: { MonotonicClock.now() }, logger: logger)
+        runner.touchesAway = { [unowned self] away in
+            self.devices.touch?.setAway(away) { self.core.send(.touch($0), at: Self.touchTime($0)) }
+            touchDevicesChanged()
+        }
+        if let touch = devices.touch {
             touchGeneration = touch.generation
             core.send(.inputDevices(touch.devices.map(\.description)), at: startTime)
         }
@@ -131,67 +149,7 @@ final class FrameLoop {
 
     /// Hands `input` to the core and carries out what it asks.
     func send(_ input: DaemonInput, at time: Double) {
-        core.send(input, at: time)
-        while let effect = core.nextEffect() { perform(effect) }
-    }
-
-    private func perform(_ effect: DaemonEffect) {
-        switch effect {
-        case .draw(let plan):
-            let start = MonotonicClock.now()
-            plan.render(into: output.drawBuffer())
-            let drawn = MonotonicClock.now()
-            core.send(.drawn(seconds: drawn - start), at: drawn)
-            if let presentation = output.present() { presented(presentation) }
-        case .setBacklight(let percent):
-            do {
-                try backlight?.set(percent: percent)
-            } catch {
-                logger.warning("\(error)")
-            }
-        case .haptic(.tick):
-            haptics?.tick()
-        case .haptic(.beat):
-            haptics?.beat()
-        case .suspendOutput:
-            output.suspend()
-            touch?.setAway(true) { core.send(.touch($0), at: Self.touchTime($0)) }
-            touchDevicesChanged()
-        case .displayPower(let on):
-            setDisplayPower(on: on)
-        case .resumeOutput:
-            output.resume()
-            touch?.setAway(false) { core.send(.touch($0), at: Self.touchTime($0)) }
-            touchDevicesChanged()
-        case .publish(let notify):
-            let status = core.status()
-            control.publish(status)
-            if notify { notifier?.send(.status(status.line)) }
-            writeStatsFile(status)
-        case .event(let event):
-            if case .configReloaded = event { sessions?.update(configuration.config.sessions) }
-            control.emit(event)
-        case .reply(let answer):
-            answer()
-        case .notify(let message):
-            notifier?.send(message)
-        case .writeMetrics(let directory):
-            metrics.write(core.status(), into: directory)
-        case .recordSession(let record):
-            if let sessions {
-                sessions.record(record)
-            } else {
-                core.send(.sessionRecorded(record, error: "sessions are not recorded ([sessions] file is empty)"), at: MonotonicClock.now())
-            }
-        }
-    }
-
-    /// A frame is on screen: the core hears it, and the control thread's
-    /// copy of the frames follows at once (a few atomic stores), so
-    /// `status` and `health` never wait for the next publication.
-    private func presented(_ presentation: Presentation) {
-        core.send(.presented(presentation), at: MonotonicClock.now())
-        control.frames.store(core.frameProgress)
+        runner.send(input, at: time)
     }
 
     private func displayChanged(at now: Double) {
@@ -199,7 +157,7 @@ final class FrameLoop {
         guard facts != displayFacts else { return }
         let resized = (facts.width, facts.height) != (displayFacts.width, displayFacts.height)
         displayFacts = facts
-        if resized { touch?.setDisplay(panelWidth: output.width, panelHeight: output.height, rotation: touchRotation) }
+        if resized { devices.touch?.setDisplay(panelWidth: output.width, panelHeight: output.height, rotation: touchRotation) }
         send(.display(facts), at: now)
     }
 
@@ -212,27 +170,31 @@ final class FrameLoop {
     static let acquireSignal = SIGUSR2
 
     private func handleReadable() {
-        if poller.isReadable(0) { signals.drain(handleSignal) }
-        if poller.isReadable(1) { for command in control.takeCommands() { handle(command) } }
-        for (index, descriptor) in outputDescriptors.enumerated() where poller.isReadable(2 + index) {
-            if let presentation = output.handleReadable(descriptor: descriptor, now: MonotonicClock.now()) {
-                presented(presentation)
-                while let effect = core.nextEffect() { perform(effect) }
+        for (index, source) in sources.enumerated() where poller.isReadable(index) {
+            switch source {
+            case .signals:
+                signals.drain(handleSignal)
+            case .commands:
+                for command in control.takeCommands() { handle(command) }
+            case .output(let descriptor):
+                if let presentation = output.handleReadable(descriptor: descriptor, now: MonotonicClock.now()) {
+                    runner.presented(presentation)
+                    runner.drain()
+                }
+            case .touch:
+                devices.touch?.handleReadable { send(.touch($0), at: Self.touchTime($0)) }
+                touchDevicesChanged()
+            case .clockSteps:
+                guard devices.clockSteps?.acknowledge() == true else { continue }
+                // The zone may have changed with the clock (timedatectl).
+                SystemTimeZone.reload()
+                watchWallClock(at: MonotonicClock.now())
+            case .cec:
+                for report in devices.cec?.takeReports() ?? [] { send(.displayPowerChecked(report), at: MonotonicClock.now()) }
+            case .sessions:
+                if let sessions = devices.sessions { takeSessionOutcomes(sessions) }
             }
         }
-        if let touch, poller.isReadable(touchIndex) {
-            touch.handleReadable { send(.touch($0), at: Self.touchTime($0)) }
-            touchDevicesChanged()
-        }
-        if let clockSteps, poller.isReadable(clockStepsIndex), clockSteps.acknowledge() {
-            // The zone may have changed with the clock (timedatectl).
-            SystemTimeZone.reload()
-            watchWallClock(at: MonotonicClock.now())
-        }
-        if let cec, poller.isReadable(cecIndex) {
-            for report in cec.takeReports() { send(.displayPowerChecked(report), at: MonotonicClock.now()) }
-        }
-        if let sessions, poller.isReadable(sessionsIndex) { takeSessionOutcomes(sessions) }
     }
 
     private func takeSessionOutcomes(_ sessions: SessionRecorder) {
@@ -250,15 +212,6 @@ final class FrameLoop {
         if wallClock.observe(monotonic: monotonic, wall: wall), let offset = wallClock.offset {
             send(.wallClock(offset: offset), at: now)
         }
-    }
-
-    /// Each part of the display chain powered down or up, and read back
-    /// (the TV's answer comes later, through `cec`'s descriptor).
-    private func setDisplayPower(on: Bool) {
-        cec?.request(on: on)
-        let now = MonotonicClock.now()
-        core.send(.displayPowerChecked(output.setPower(on: on)), at: now)
-        if let backlight { core.send(.displayPowerChecked(backlight.setPower(on: on)), at: now) }
     }
 
     private func handleSignal(_ signal: Int32) {
@@ -307,7 +260,7 @@ final class FrameLoop {
     /// The core hears of touchscreens plugged, unplugged, grabbed or let go
     /// (`TouchInput.generation` counts those changes).
     private func touchDevicesChanged() {
-        guard let touch, touch.generation != touchGeneration else { return }
+        guard let touch = devices.touch, touch.generation != touchGeneration else { return }
         touchGeneration = touch.generation
         core.send(.inputDevices(touch.devices.map(\.description)), at: MonotonicClock.now())
     }
@@ -344,20 +297,11 @@ final class FrameLoop {
 
     // MARK: status file and exit
 
-    func writeStatsFile(_ status: DaemonStatus) {
-        guard let path = configuration.statsFile else { return }
-        do throws(SystemError) {
-            try FileSystem.replace(path, with: status.keyValues, temporary: path + ".tmp")   // readers never see half a file
-        } catch {
-            logger.warning("stats file \(path): \(error)")
-        }
-    }
-
     /// The status as the loop stops (the statistics file's last word).
     /// At exit: the records queued (an exercise the stop interrupted) are
     /// written, waiting up to 2 s for the disk.
     func finishSessionRecords() {
-        guard let sessions else { return }
+        guard let sessions = devices.sessions else { return }
         sessions.close(timeout: 2)
         takeSessionOutcomes(sessions)
     }
@@ -365,7 +309,7 @@ final class FrameLoop {
     func publishFinalStatus(at now: Double) {
         let status = core.status(at: now)
         control.publish(status)
-        writeStatsFile(status)
+        runner.outputs.files.writeStats(status)
     }
 
     /// The display powered up and the brightness the user asked for put
@@ -373,9 +317,9 @@ final class FrameLoop {
     func restoreDisplay() {
         if core.displayPoweredDown {
             _ = output.setPower(on: true)
-            _ = backlight?.setPower(on: true)
+            _ = devices.backlight?.setPower(on: true)
         }
-        guard let backlight, let percent = core.brightnessToRestore else { return }
+        guard let backlight = devices.backlight, let percent = core.brightnessToRestore else { return }
         try? backlight.set(percent: percent)
     }
 
@@ -413,4 +357,58 @@ final class FrameLoop {
     }
 }
 
-extension Backlight: BacklightPort {}
+extension Backlight: BacklightPort, BacklightLevel, DisplayPowerPart {}
+extension Haptics: HapticCues {}
+extension CECController: DisplayPowerRequest {}
+extension SessionRecorder: SessionRecords {}
+
+extension DaemonControl: StatusChannel {
+    func framesPresented(_ progress: FrameProgress) { frames.store(progress) }
+}
+
+extension SystemdNotifier: NotifyOutput {
+    func notify(_ message: NotifyMessage) { send(message) }
+}
+
+/// The output as the effects use it.
+final class OutputFrames: FrameDisplay, DisplayPowerPart {
+    let output: DisplayOutput
+
+    init(_ output: DisplayOutput) { self.output = output }
+
+    func draw(_ plan: FramePlan) { plan.render(into: output.drawBuffer()) }
+    func present() -> Presentation? { output.present() }
+    func suspend() { output.suspend() }
+    func resume() { output.resume() }
+    func setPower(on: Bool) -> DisplayPowerReport { output.setPower(on: on) }
+}
+
+/// Replies run on the loop's thread, in the order of their effects.
+final class RunReplies: ReplyOutput {
+    func answer(_ reply: @Sendable () -> Void) { reply() }
+}
+
+/// The statistics file (--stats-file) and the metrics textfile.
+final class StatusFileWriter: StatusFiles {
+    let statsFile: String?
+    let metrics: MetricsExport
+    let logger: Logger
+
+    init(statsFile: String?, logger: Logger) {
+        (self.statsFile, self.logger) = (statsFile, logger)
+        metrics = MetricsExport(logger: logger)
+    }
+
+    func writeStats(_ status: DaemonStatus) {
+        guard let path = statsFile else { return }
+        do throws(SystemError) {
+            try FileSystem.replace(path, with: status.keyValues, temporary: path + ".tmp")   // readers never see half a file
+        } catch {
+            logger.warning("stats file \(path): \(error)")
+        }
+    }
+
+    func writeMetrics(_ status: DaemonStatus, into directory: String) {
+        metrics.write(status, into: directory)
+    }
+}

@@ -266,6 +266,9 @@ public final class SpiralSession: @unchecked Sendable {
 
     /// The events so far, oldest first, and forgets them.
     public func takeEvents() -> [SpiralEvent] {
+        // Asked every loop turn: with nothing to take, no copy (taking a
+        // copy and emptying the kept array allocated a buffer each time).
+        guard !events.isEmpty else { return [] }
         let taken = events
         events.removeAll(keepingCapacity: true)
         return taken

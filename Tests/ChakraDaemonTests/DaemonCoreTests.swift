@@ -27,35 +27,131 @@ final class FakeBacklight: BacklightPort {
     }
 }
 
-/// Plays the shell around a `DaemonCore` on virtual time: ticks at the
-/// core's deadlines, draws every planned frame into memory and presents it
-/// at once, and records what came out. No clock, no sleeps.
-final class CoreDriver: @unchecked Sendable {
-    let core: DaemonCore
-    private(set) var time: Double
+/// The shell's outputs in memory, on virtual time: every frame drawn at
+/// once (or only planned) and presented at once, the display's read-back
+/// as told, session records answered at once; what came out is kept, and
+/// each effect's kind in order (`kinds`).
+final class FakeShell: FrameDisplay, DisplayPowerPart, BacklightLevel, HapticCues, StatusChannel, ReplyOutput, NotifyOutput,
+    StatusFiles, SessionRecords, @unchecked Sendable {
+    /// Virtual now.
+    var time: Double
     let frame: FrameBuffer
-    /// Every frame planned, with the time it was planned at.
+    /// The core that hears of session records (set once it is made).
+    weak var core: DaemonCore?
+    /// Draw the frames (false: plan them only, for long runs).
+    var rendering = true
+    /// What the fake display reads back after powering.
+    var displayCheck: DisplayPowerCheck = .confirmed("test display")
+    /// What the fake recorder answers: nil, written; else this error.
+    var recordFailure: String?
     private(set) var plans: [(at: Double, plan: FramePlan)] = []
     private(set) var events: [(at: Double, event: DaemonEvent)] = []
     private(set) var published: [DaemonStatus] = []
     private(set) var backlightLevels: [Int] = []
-    /// systemd notifications, with the time they were sent.
     private(set) var notifications: [(at: Double, message: NotifyMessage)] = []
-    /// `.displayPower` effects: false for down, true for up.
     private(set) var displayPowers: [Bool] = []
-    /// What the fake display reads back after powering.
-    var displayCheck: DisplayPowerCheck = .confirmed("test display")
-    /// `.writeMetrics` effects, with the time they came at.
     private(set) var metricsWrites: [(at: Double, directory: String)] = []
-    /// Effects in order, by kind, for checking their sequence.
-    private(set) var kinds: [String] = []
-    let backlight: FakeBacklight?
-    /// Draw the frames (false: plan them only, for long runs).
-    var rendering = true
-    /// `.recordSession` effects, in order.
     private(set) var records: [SessionRecord] = []
-    /// What the fake recorder answers: nil, written; else this error.
-    var recordFailure: String?
+    private(set) var kinds: [String] = []
+
+    init(width: Int, height: Int, time: Double) {
+        frame = FrameBuffer(width: width, height: height, format: .xrgb8888)
+        self.time = time
+    }
+
+    func draw(_ plan: FramePlan) {
+        kinds.append("draw")
+        plans.append((time, plan))
+        if rendering { plan.render(into: frame.pixels) }
+    }
+
+    func present() -> Presentation? { Presentation(timestamp: nil) }
+    func suspend() { kinds.append("suspend") }
+    func resume() { kinds.append("resume") }
+
+    func setPower(on: Bool) -> DisplayPowerReport {
+        kinds.append(on ? "power-up" : "power-down")
+        displayPowers.append(on)
+        return DisplayPowerReport(part: "test", on: on, method: "test", check: displayCheck)
+    }
+
+    func set(percent: Int) throws {
+        kinds.append("backlight")
+        backlightLevels.append(percent)
+    }
+
+    func tick() { kinds.append("haptic") }
+    func beat() { kinds.append("haptic") }
+
+    func publish(_ status: DaemonStatus) {
+        kinds.append("publish")
+        published.append(status)
+    }
+
+    func emit(_ event: DaemonEvent) {
+        kinds.append("event")
+        events.append((time, event))
+    }
+
+    func framesPresented(_ progress: FrameProgress) {}
+
+    func answer(_ reply: @Sendable () -> Void) {
+        kinds.append("reply")
+        reply()
+    }
+
+    func notify(_ message: NotifyMessage) {
+        // STATUS= lines go with publications; the rest are the core's own.
+        if case .status = message { return }
+        kinds.append("notify")
+        notifications.append((time, message))
+    }
+
+    func writeStats(_ status: DaemonStatus) {}
+
+    func writeMetrics(_ status: DaemonStatus, into directory: String) {
+        kinds.append("metrics")
+        metricsWrites.append((time, directory))
+    }
+
+    func record(_ record: SessionRecord) {
+        kinds.append("record")
+        records.append(record)
+        core?.send(.sessionRecorded(record, error: recordFailure), at: time)
+    }
+
+    func update(_ settings: ChakraConfig.Sessions) {}
+}
+
+/// Plays the shell around a `DaemonCore` on virtual time: ticks at the
+/// core's deadlines and carries out the effects with the daemon's own
+/// `EffectRunner` on a `FakeShell`. No clock, no sleeps.
+final class CoreDriver: @unchecked Sendable {
+    let core: DaemonCore
+    let shell: FakeShell
+    let runner: EffectRunner
+    let backlight: FakeBacklight?
+
+    var time: Double { shell.time }
+    var frame: FrameBuffer { shell.frame }
+    /// Every frame planned, with the time it was planned at.
+    var plans: [(at: Double, plan: FramePlan)] { shell.plans }
+    var events: [(at: Double, event: DaemonEvent)] { shell.events }
+    var published: [DaemonStatus] { shell.published }
+    var backlightLevels: [Int] { shell.backlightLevels }
+    /// systemd notifications, with the time they were sent.
+    var notifications: [(at: Double, message: NotifyMessage)] { shell.notifications }
+    /// `.displayPower` effects: false for down, true for up.
+    var displayPowers: [Bool] { shell.displayPowers }
+    var displayCheck: DisplayPowerCheck { get { shell.displayCheck } set { shell.displayCheck = newValue } }
+    /// `.writeMetrics` effects, with the time they came at.
+    var metricsWrites: [(at: Double, directory: String)] { shell.metricsWrites }
+    /// Effects in order, by kind, for checking their sequence.
+    var kinds: [String] { shell.kinds }
+    var rendering: Bool { get { shell.rendering } set { shell.rendering = newValue } }
+    /// `.recordSession` effects, in order.
+    var records: [SessionRecord] { shell.records }
+    var recordFailure: String? { get { shell.recordFailure } set { shell.recordFailure = newValue } }
 
     init(width: Int = 48, height: Int = 32, backlight: FakeBacklight? = nil, timeZone: LocalTimeZone = FixedOffsetZone(),
          watchdogInterval: Double? = nil, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
@@ -65,59 +161,21 @@ final class CoreDriver: @unchecked Sendable {
         configuration.catalogDirectory = "/nonexistent"
         configure(&configuration)
         let logger = Logger(label: "core-test", sink: DiscardingLog())
-        time = 100
         self.backlight = backlight
-        frame = FrameBuffer(width: width, height: height, format: .xrgb8888)
+        let shell = FakeShell(width: width, height: height, time: 100)
         core = try DaemonCore(configuration: configuration, display: DisplayFacts(summary: "test \(width)x\(height)", width: width, height: height),
-                              backlight: backlight, watchdogInterval: watchdogInterval, timeZone: timeZone, startTime: time, logger: logger)
+                              scenes: DaemonSceneFactory(logger: logger), backlight: backlight, watchdogInterval: watchdogInterval,
+                              timeZone: timeZone, startTime: shell.time, logger: logger)
+        shell.core = core
+        let outputs = ShellOutputs(display: shell, powerParts: [shell], powerRequest: nil, backlight: backlight == nil ? nil : shell,
+                                   haptics: shell, status: shell, replies: shell, notifier: shell, files: shell, sessions: shell)
+        runner = EffectRunner(core: core, outputs: outputs, clock: { [unowned shell] in shell.time }, logger: logger)
+        self.shell = shell
     }
 
     func send(_ input: DaemonInput, at t: Double? = nil) {
-        time = max(time, t ?? time)
-        core.send(input, at: time)
-        drain()
-    }
-
-    private func drain() {
-        while let effect = core.nextEffect() {
-            switch effect {
-            case .draw(let plan):
-                kinds.append("draw")
-                plans.append((time, plan))
-                if rendering { plan.render(into: frame.pixels) }
-                core.send(.drawn(seconds: 0.001), at: time)
-                core.send(.presented(Presentation(timestamp: nil)), at: time)
-            case .setBacklight(let level):
-                kinds.append("backlight")
-                backlightLevels.append(level)
-            case .publish:
-                kinds.append("publish")
-                published.append(core.status())
-            case .event(let event):
-                kinds.append("event")
-                events.append((time, event))
-            case .reply(let answer):
-                kinds.append("reply")
-                answer()
-            case .haptic: kinds.append("haptic")
-            case .suspendOutput: kinds.append("suspend")
-            case .resumeOutput: kinds.append("resume")
-            case .notify(let message):
-                kinds.append("notify")
-                notifications.append((time, message))
-            case .writeMetrics(let directory):
-                kinds.append("metrics")
-                metricsWrites.append((time, directory))
-            case .displayPower(let on):
-                kinds.append(on ? "power-up" : "power-down")
-                displayPowers.append(on)
-                core.send(.displayPowerChecked(DisplayPowerReport(part: "test", on: on, method: "test", check: displayCheck)), at: time)
-            case .recordSession(let record):
-                kinds.append("record")
-                records.append(record)
-                core.send(.sessionRecorded(record, error: recordFailure), at: time)
-            }
-        }
+        shell.time = max(shell.time, t ?? shell.time)
+        runner.send(input, at: shell.time)
     }
 
     /// Runs the loop until `t`: a tick now, then at every deadline up to t.

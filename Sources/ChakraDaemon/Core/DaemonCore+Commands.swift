@@ -40,7 +40,7 @@ extension DaemonCore {
             reloadFromSignal(read)
         case .activity(let reply):
             noteActivity()
-            let state = power
+            let state = screen.idle
             answer = { reply?(.success(state)) }
         case .touch(let event, let reply):
             handleTouch(event)
@@ -90,7 +90,7 @@ extension DaemonCore {
             settingsChanged()
             return .success(())
         case .brightness(let percent):
-            guard let backlight else {
+            guard let backlight = screen.backlight else {
                 return .failure(.notSupported("no backlight to set (none under /sys/class/backlight, or [display] backlight = \"none\")"))
             }
             do {
@@ -98,7 +98,7 @@ extension DaemonCore {
             } catch {
                 return .failure(.notSupported("\(error)"))
             }
-            brightness = percent
+            screen.brightness = percent
             logger.info("backlight: \(backlight.name) at \(percent)%")
             settingsChanged()
             return .success(())
@@ -107,7 +107,7 @@ extension DaemonCore {
     }
 
     func settingsChanged() {
-        emit(.settingsChanged(configuration.settings, language: configuration.config.text.language, brightness: brightness))
+        emit(.settingsChanged(configuration.settings, language: configuration.config.text.language, brightness: screen.brightness))
     }
 
     // MARK: reload
@@ -132,7 +132,7 @@ extension DaemonCore {
         case .failure(let error): result = .failure(.configInvalid(error.description))
         }
         if case .failure(let error) = result {
-            errors[.configReload] += 1
+            tallies.errors[.configReload] += 1
             logger.error("\(way): kept the old settings; the configuration was refused:\n\(error)")
         }
         return result
@@ -156,13 +156,13 @@ extension DaemonCore {
                 return .failure(.notSupported("the scene could not be made with the new configuration; kept the old one"))
             }
         } else if configuration.effectiveFPSCap != before.effectiveFPSCap {
-            pacer = Self.makePacer(display: display, configuration: configuration)
+            pacing.repace(display: display, configuration: configuration)
         }
         if configuration.settings != before.settings || configuration.config.text.language != before.config.text.language { settingsChanged() }
         if configuration.config.schedule != before.config.schedule { evaluateSchedule() }
         // A new directory or interval takes effect at once: the file is
         // written at the next turn, then every (new) interval.
-        if configuration.config.metrics != before.config.metrics { nextMetrics = now }
+        if configuration.config.metrics != before.config.metrics { pacing.writeMetricsSoon(now: now) }
         updatePower()
         var summary = report.changed.isEmpty ? "nothing changed" : "changed " + report.changed.joined(separator: ", ")
         if !report.restartNeeded.isEmpty { summary += "; needs a restart: " + report.restartNeeded.joined(separator: ", ") }
