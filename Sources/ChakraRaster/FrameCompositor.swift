@@ -326,13 +326,13 @@ public final class FrameCompositor: @unchecked Sendable {
                                           stepRed: s.row.red, stepGreen: s.row.green, stepBlue: s.row.blue, q: 0)
             return withUnsafePointer(to: &painted) { painted in
                 sharp.row = painted
-                chakra_compose_row(&base, nil, s.overlayRows, count, &out, width, s.edges, s.active, &sharp)
+                chakra_compose_row_sharp(&base, s.overlayRows, count, &out, width, s.edges, s.active, &sharp)
             }
         }
         if var plain {
-            chakra_compose_row(&base, &plain, s.overlayRows, count, &out, width, s.edges, s.active, nil)
+            chakra_compose_row(&base, &plain, s.overlayRows, count, &out, width, s.edges, s.active)
         } else {
-            chakra_compose_row(&base, nil, s.overlayRows, count, &out, width, s.edges, s.active, nil)
+            chakra_compose_row(&base, nil, s.overlayRows, count, &out, width, s.edges, s.active)
         }
     }
 
