@@ -20,7 +20,10 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         /// How far it reaches from its centre, and the pixels of a row it
         /// may cover (`place`).
         var extent: Float = 0
-        var columns = 0...0
+        var columns = 0..<0
+        /// The rows it may reach (a row outside is passed over with two
+        /// integer compares; inside, the exact test decides).
+        var firstRow = 0, lastRow = -1
     }
 
     let track: SpiralTrack
@@ -134,7 +137,8 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         let extent = Float(particleTable.reach) * radius
         let first = max(0, Int((cx - extent).rounded(.down))), last = min(track.width - 1, Int((cx + extent).rounded(.up)))
         particles[index] = Particle(cx: cx, cy: cy, radius: radius, color: color, extent: extent,
-                                    columns: first <= last ? first...last : 1...0)
+                                    columns: first..<max(first, last + 1),
+                                    firstRow: Int((cy - extent - 0.5).rounded(.down)) - 1, lastRow: Int((cy + extent - 0.5).rounded(.up)) + 1)
     }
 
     /// The track's runs of each row as spans of whole groups of eight,
@@ -250,7 +254,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         }
     }
 
-    private func paintParticles(row: FixedRow, y: Int, width: Int) {
+    func paintParticles(row: FixedRow, y: Int, width: Int) {
         let py = Float(y) + 0.5
         let particleTable = particleTable.view
         for k in 0..<particleCount {
@@ -277,8 +281,8 @@ extension SpiralPainter {
     /// The pixels of row y a particle may cover; nil where it covers none.
     @inline(__always)
     func particleColumns(_ p: Particle, y: Int, width: Int) -> ClosedRange<Int>? {
-        guard abs(Float(y) + 0.5 - p.cy) < p.extent, !p.columns.isEmpty else { return nil }
-        return p.columns
+        guard y >= p.firstRow, y <= p.lastRow, abs(Float(y) + 0.5 - p.cy) < p.extent, !p.columns.isEmpty else { return nil }
+        return p.columns.lowerBound...(p.columns.upperBound - 1)
     }
 }
 

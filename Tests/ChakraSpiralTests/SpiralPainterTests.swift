@@ -68,4 +68,51 @@ struct SpiralPainterTests {
         #expect(worstRamp <= 2)
         #expect(rampPixels > 20 && mixedRuns > 4)
     }
+
+    /// The celebration's particles, four pixels a step, against one pixel
+    /// at a time (the table's opacity and `FixedRow.blend`), with particles
+    /// across each edge of the screen and wholly off it; and the spans the
+    /// painter names hold every pixel it changed.
+    @Test("particles: the bytes of one pixel at a time, across the screen's edges, inside the spans named")
+    func particlesAsOnePixelAtATime() throws {
+        let scene = try makeScene(width: 800, height: 480)
+        let painter = scene.painter, width = scene.width, height = scene.height
+        let color = RGBA(0.9, 0.5, 0.3, 1) * 0.8
+        let places: [(Float, Float, Float)] = [(400.3, 240.6, 7.1), (2.2, 100.5, 6), (797.9, 300.2, 5.5), (-40, 200, 4),
+                                               (860, 200, 4), (300, -3.4, 6.3), (500, 478.8, 3.2), (120.5, 60.25, 8)]
+        for (k, p) in places.enumerated() { painter.place(particle: k, cx: p.0, cy: p.1, radius: p.2, color: color) }
+        painter.particleCount = places.count
+        defer { painter.particleCount = 0 }
+        let table = BlurredGradientDisc(sigma: SpiralParameters.Celebration.blurFraction)
+        let row = FixedRow.allocate(capacity: width), expected = FixedRow.allocate(capacity: width)
+        defer { row.deallocate(); expected.deallocate() }
+        let spans = UnsafeMutablePointer<Int>.allocate(capacity: 32)
+        defer { spans.deallocate() }
+        var changed = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let v = Int16((x * 37 + y * 11) % 16000)
+                (row.red[x], row.green[x], row.blue[x]) = (v, 16000 - v, v / 2)
+                (expected.red[x], expected.green[x], expected.blue[x]) = (v, 16000 - v, v / 2)
+            }
+            for p in places {
+                let extent = Float(table.reach) * p.2
+                guard abs(Float(y) + 0.5 - p.1) < extent else { continue }
+                for x in 0..<width {
+                    let o = table.opacity(x: (Float(x) + 0.5 - p.0) / p.2, y: (Float(y) + 0.5 - p.1) / p.2, base: 1, gradientX: 0, gradientY: 0)
+                    if o > 0 { expected.blend(color * o, at: x) }
+                }
+            }
+            painter.paintParticles(row: row, y: y, width: width)
+            let count = painter.spans(y: y, width: width, into: spans, capacity: 16)
+            for x in 0..<width where (row.red[x], row.green[x], row.blue[x]) != (expected.red[x], expected.green[x], expected.blue[x]) {
+                Issue.record("(\(x), \(y)): \(row.red[x]) \(row.green[x]) \(row.blue[x]) vs \(expected.red[x]) \(expected.green[x]) \(expected.blue[x])")
+            }
+            for x in 0..<width where (row.red[x], row.green[x], row.blue[x]) != (Int16((x * 37 + y * 11) % 16000), Int16(16000 - (x * 37 + y * 11) % 16000), Int16((x * 37 + y * 11) % 16000 / 2)) {
+                changed += 1
+                #expect((0..<count).contains { spans[2 * $0] <= x && x < spans[2 * $0 + 1] }, "(\(x), \(y)) changed outside the spans")
+            }
+        }
+        #expect(changed > 500, "the particles painted \(changed) pixels")
+    }
 }
