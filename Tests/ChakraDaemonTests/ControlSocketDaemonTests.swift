@@ -40,7 +40,9 @@ struct ControlSocketDaemonTests {
                 try? daemon.run()
                 finished.signal()
             }.start()
-            _ = eventually { access(socket, F_OK) == 0 }
+            // Until a client can connect: the file is there from bind(2),
+            // a moment before the daemon listens (connect is refused then).
+            _ = eventually { (try? SocketClient(path: socket)) != nil }
         }
 
         func client() throws -> SocketClient { try SocketClient(path: socket) }
@@ -342,18 +344,7 @@ final class SocketClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: code)!)
-        }
+        fd = try connectUnixSocket(path)
     }
 
     deinit { close(fd) }
