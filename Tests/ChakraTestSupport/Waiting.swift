@@ -5,8 +5,8 @@ import Glibc
 // state the product reports — and a deadline bounds the wait only so that a
 // broken product fails the test instead of hanging it. No test sleeps for a
 // time it expects something to take: a slow or busy machine then only makes
-// a test wait longer, never fail. Tests that wait use these (issue 29: the
-// waits in Tests/ few, and each one for a condition).
+// a test wait longer, never fail. Tests wait through these, so that the
+// waits in Tests/ are few and each is for a condition (issue 29).
 
 /// When a wait gives up: a bound for a broken product, far beyond what the
 /// awaited thing takes on any machine.
@@ -46,7 +46,7 @@ public func isReadable(_ fd: Int32) -> Bool {
 
 /// Checks `condition` until it holds (a throw counts as not yet), for
 /// state no descriptor announces: a count in the product, a file another
-/// process writes, a socket file appearing. Between checks it waits 1 ms,
+/// process writes, a socket that accepts. Between checks it waits 1 ms,
 /// doubling to 50 ms, so a quick condition costs little and a slow one
 /// does not spin. False only when `seconds` passed first: the bound for a
 /// broken product, not the expected time.
