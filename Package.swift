@@ -177,17 +177,21 @@ let package = Package(
             dependencies: ["ChakraControl", "ChakraSystem"]
         ),
 
+        // How the tests wait (for a descriptor, a reported state; never for
+        // a guessed time), shared by the tests of the threads, sockets and
+        // processes.
+        .target(name: "ChakraTestSupport", path: "Tests/ChakraTestSupport"),
         .testTarget(name: "ChakraRasterTests", dependencies: ["ChakraRaster", "ChakraPNG"]),
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
         .testTarget(name: "ChakraScheduleTests", dependencies: ["ChakraSchedule", "ChakraSystem"]),
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraSystem", "ChakraRaster", "ChakraConfig"]),
-        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule", "ChakraSessions", "ChakraSpiral"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraTestSupport", "ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule", "ChakraSessions", "ChakraSpiral"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraSessionsTests", dependencies: ["ChakraSessions", "ChakraSystem", "ChakraSchedule", "ChakraConfig"]),
-        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"], exclude: ["Fixtures"]),
-        .testTarget(name: "ChakraControlTests", dependencies: ["ChakraControl", "ChakraSystem", "ChakraControlServer", "ChakraPNG"]),
-        .testTarget(name: "chakractlTests", dependencies: ["chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG", "ChakraDaemon", "ChakraSessions", "ChakraSchedule"]),
+        .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraTestSupport", "ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"], exclude: ["Fixtures"]),
+        .testTarget(name: "ChakraControlTests", dependencies: ["ChakraTestSupport", "ChakraControl", "ChakraSystem", "ChakraControlServer", "ChakraPNG"]),
+        .testTarget(name: "chakractlTests", dependencies: ["ChakraTestSupport", "chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG", "ChakraDaemon", "ChakraSessions", "ChakraSchedule"]),
         .testTarget(name: "ChakraTextTests", dependencies: ["ChakraText", "ChakraRaster", "ChakraSystem"]),
         .testTarget(name: "ChakraSpiralTests", dependencies: ["ChakraSpiral", "ChakraText", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraPNG"]),
         // The Chromium references and parameter files are read by path (#filePath).

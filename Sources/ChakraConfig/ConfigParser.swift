@@ -43,8 +43,9 @@ public struct LoadedConfig: Sendable, Equatable {
     private var warningsLeftOut = 0, unknownLeftOut = 0
     /// Whether `warnings` ends with the line that counts them.
     private var leftOutListed = false
-    /// The main file's lines, and the main file (nil: none was read).
-    public var lines: SourceLines
+    /// The line of each key in the main file, as its TOML reader found
+    /// them, and the main file (nil: none was read).
+    public var lines: TOML.KeyLines
     public var file: String?
     /// Every file read, in the order laid: the main file, then its drop-ins.
     public var files: [String]
@@ -61,10 +62,10 @@ public struct LoadedConfig: Sendable, Equatable {
 
     private struct Origin: Sendable, Equatable {
         var file: String?
-        var lines: SourceLines
+        var lines: TOML.KeyLines
     }
 
-    public init(config: ChakraConfig, warnings: [ConfigIssue] = [], lines: SourceLines = SourceLines(""), file: String? = nil) {
+    public init(config: ChakraConfig, warnings: [ConfigIssue] = [], lines: TOML.KeyLines = TOML.KeyLines(), file: String? = nil) {
         (self.config, self.warnings, self.lines, self.file) = (config, warnings, lines, file)
         files = file.map { [$0] } ?? []
     }
@@ -144,7 +145,8 @@ extension LoadedConfig {
     }
 }
 
-/// Reads chakra.toml: TOML syntax through TOML.parse, then every key through
+/// Reads chakra.toml: TOML syntax through TOML.read (which notes each key's
+/// line), then every key through
 /// `ConfigKeys`. Unknown keys and tables are warnings (a newer file on an
 /// older daemon still starts); wrong types and out-of-range values are
 /// errors naming the key and its line.
@@ -207,13 +209,14 @@ public enum ConfigParser {
     }
 
     static func parsePart(_ text: String, file: String? = nil) throws(ConfigError) -> LoadedConfig {
-        let root: TOML.Table
+        let document: TOML.Document
         do {
-            root = try TOML.parse(text)
+            document = try TOML.read(text)
         } catch {
             throw ConfigError([ConfigIssue(file: file, line: error.line, message: "column \(error.column): \(error.message)")])
         }
-        var loaded = LoadedConfig(config: ChakraConfig(), warnings: [], lines: SourceLines(text), file: file)
+        let root = document.table
+        var loaded = LoadedConfig(config: ChakraConfig(), warnings: [], lines: document.lines, file: file)
         var errors: [ConfigIssue] = []
         for name in root.keys {
             guard let node = root[name] else { continue }

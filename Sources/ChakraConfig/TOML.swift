@@ -68,4 +68,48 @@ public enum TOML {
         var reader = TOMLReader(Array(text.utf8))
         return try reader.document()
     }
+
+    /// A document and the line of each of its keys.
+    public struct Document: Sendable, Equatable {
+        public let table: Table
+        public let lines: KeyLines
+    }
+
+    /// Reads a whole document, noting where each key and table is written:
+    /// what a message about a value names, since values carry no position.
+    public static func read(_ text: String) throws(SyntaxError) -> Document {
+        var reader = TOMLReader(Array(text.utf8), notingLines: true)
+        let table = try reader.document()
+        return Document(table: table, lines: reader.keyLines ?? KeyLines())
+    }
+
+    /// The line each key and table of a document is written on, by dotted
+    /// path, as the reader met them: "display.fps"; a `[table]` at its
+    /// header; the n-th `[[array]]` table as "array.n" (from 0), its keys as
+    /// "array.n.key" and, for the first table that has it, "array.key" too;
+    /// an inline table in an array value at the line it opens on
+    /// ("phases.1"), its keys as "phases.1.seconds". The first place a path
+    /// is met is kept. Dotted keys (`a.b = 1`) and headers name only their
+    /// whole path: the tables they make on the way have no line of their own.
+    public struct KeyLines: Sendable, Equatable {
+        public private(set) var lines: [String: Int] = [:]
+
+        public init() {}
+
+        mutating func note(_ path: [String], line: Int) {
+            let key = path.joined(separator: ".")
+            if lines[key] == nil { lines[key] = line }
+        }
+
+        /// The line of `key` ("display.fps"), else of its closest enclosing
+        /// key or table; nil when none is in the document.
+        public func line(of key: String) -> Int? {
+            var parts = key.split(separator: ".").map(String.init)
+            while !parts.isEmpty {
+                if let line = lines[parts.joined(separator: ".")] { return line }
+                parts.removeLast()
+            }
+            return nil
+        }
+    }
 }

@@ -19,8 +19,20 @@ struct TOMLReader {
     private var lineStart = 0
     private var depth = 0
 
-    init(_ bytes: [UInt8]) {
+    /// Where each key is written, when asked for (`TOML.read`); nil, and no
+    /// paths built, for `TOML.parse`.
+    private(set) var keyLines: TOML.KeyLines?
+    /// The keys' table: [a.b] → a.b, [[x]] → x.n; and for [[x]], x alone
+    /// (its first table's keys are noted as "x.key" too).
+    private var tablePath: [String] = []
+    private var unindexedTablePath: [String]?
+    /// The path of the value being read: its key's, or an array element's
+    /// ("phases.1").
+    private var valuePath: [String] = []
+
+    init(_ bytes: [UInt8], notingLines: Bool = false) {
         self.bytes = bytes
+        if notingLines { keyLines = TOML.KeyLines() }
     }
 
     // MARK: - Document structure
@@ -42,6 +54,11 @@ struct TOMLReader {
                 let key = try dottedKey()
                 try expect(UInt8(ascii: "="), "'=' after the key")
                 skipWhitespace()
+                if keyLines != nil {
+                    valuePath = tablePath + key
+                    note(valuePath, line: start.line)
+                    if let unindexedTablePath { note(unindexedTablePath + key, line: start.line) }
+                }
                 let value = try self.value()
                 try current.insert(key, value, at: start)
             }
@@ -69,10 +86,19 @@ struct TOMLReader {
             table = try table.descendForHeader(part, fullName: name, at: start)
         }
         let last = key[key.count - 1]
-        if isArray {
-            return try table.appendTable(last, fullName: name, at: start)
+        let builder = try isArray
+            ? table.appendTable(last, fullName: name, at: start)
+            : table.defineTable(last, fullName: name, at: start)
+        if keyLines != nil {
+            note(key, line: start.line)
+            tablePath = key
+            unindexedTablePath = isArray ? key : nil
+            if isArray {
+                tablePath.append(String(table.tableCount(last) - 1))
+                note(tablePath, line: start.line)
+            }
         }
-        return try table.defineTable(last, fullName: name, at: start)
+        return builder
     }
 
     /// After a key/value pair or a header: blanks, a comment, then the end
@@ -163,7 +189,9 @@ struct TOMLReader {
             try skipBlanksInArray()
             guard let byte = peek() else { throw error("']' to close the array", expected: true) }
             if byte == UInt8(ascii: "]") { break }
+            if keyLines != nil { valuePath.append(String(elements.count)) }
             elements.append(try value())
+            if keyLines != nil { valuePath.removeLast() }
             try skipBlanksInArray()
             if peek() == UInt8(ascii: ",") {
                 index += 1
@@ -194,6 +222,7 @@ struct TOMLReader {
     /// any later addition.
     private mutating func inlineTable() throws(TOML.SyntaxError) -> TOML.Value {
         try enterNesting()
+        note(valuePath, line: line)
         index += 1
         let table = TableBuilder(origin: .inline)
         skipWhitespace()
@@ -206,7 +235,12 @@ struct TOMLReader {
                 let key = try dottedKey()
                 try expect(UInt8(ascii: "="), "'=' after the key")
                 skipWhitespace()
+                if keyLines != nil {
+                    valuePath += key
+                    note(valuePath, line: start.line)
+                }
                 try table.insert(key, try value(), at: start)
+                if keyLines != nil { valuePath.removeLast(key.count) }
                 skipWhitespace()
                 guard let byte = peek() else { throw error("'}' to close the inline table", expected: true) }
                 index += 1
@@ -467,6 +501,10 @@ struct TOMLReader {
         index += 1
     }
 
+    private mutating func note(_ path: [String], line: Int) {
+        keyLines?.note(path, line: line)
+    }
+
     private mutating func newline() {
         index += 1
         line += 1
@@ -576,6 +614,11 @@ final class TableBuilder {
             }
         }
         return table
+    }
+
+    /// How many `[[key]]` tables this table holds so far.
+    func tableCount(_ key: String) -> Int {
+        if case .tables(let array) = entries[key] { array.tables.count } else { 0 }
     }
 
     private func set(_ key: String, _ entry: Entry) {

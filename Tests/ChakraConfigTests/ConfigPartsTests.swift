@@ -4,8 +4,8 @@ import Testing
 /// The pieces: key lines, command-line overrides, value grammars.
 @Suite("Configuration parts")
 struct ConfigPartsTests {
-    @Test func sourceLinesFollowTablesDottedAndQuotedKeys() {
-        let lines = SourceLines("""
+    @Test func keyLinesFollowTablesDottedAndQuotedKeys() throws {
+        let lines = try TOML.read("""
             top = 1
             [display]   # a comment
               fps = 30
@@ -17,9 +17,8 @@ struct ConfigPartsTests {
             [[ list ]]
             item = 4
             [ 'spiral' ]
-            head_size = { a = 1,
-              b = 2 }
-            """)
+            head_size = { a = 1, b = 2 }
+            """).lines
         #expect(lines.line(of: "top") == 1)
         #expect(lines.line(of: "display") == 2)
         #expect(lines.line(of: "display.fps") == 3)

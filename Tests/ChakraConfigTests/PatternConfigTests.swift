@@ -201,16 +201,16 @@ struct PatternConfigTests {
     }
 
     @Test("the lines of inline tables in a multi-line array")
-    func elementLines() {
-        let lines = SourceLines("""
+    func elementLines() throws {
+        let lines = try TOML.read("""
             [spiral.patterns.p]
             phases = [   # a comment with a { brace
                 { kind = "in", seconds = 4, text = "a ] \\" { b" },
-                { kind = "out",
-                  seconds = 4 }, { kind = "hold-out", seconds = 1 }
+                { kind = "out", seconds = 4 },
+                { kind = "hold-out", seconds = 1 }
             ]
             next = 1
-            """)
+            """).lines
         #expect(lines.line(of: "spiral.patterns.p.phases") == 2)
         #expect(lines.line(of: "spiral.patterns.p.phases.0") == 3)
         #expect(lines.line(of: "spiral.patterns.p.phases.1.seconds") == 4)

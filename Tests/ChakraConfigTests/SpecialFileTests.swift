@@ -1,5 +1,6 @@
 import ChakraConfig
 import ChakraSystem
+import ChakraTestSupport
 import Dispatch
 import Foundation
 import Glibc
@@ -67,10 +68,11 @@ struct SpecialFileTests {
     /// Opening the write end lets a reader blocked in open(2) go (and
     /// closing it gives that reader the end of the file).
     private func unblock(_ fifo: String) {
-        for _ in 0..<100 {
+        // Opening fails (ENXIO) until the reader is in its open(2).
+        _ = eventually(within: 5) {
             let fd = open(fifo, O_WRONLY | O_NONBLOCK)
-            if fd >= 0 { close(fd); return }
-            usleep(10_000)
+            if fd >= 0 { close(fd) }
+            return fd >= 0
         }
     }
 

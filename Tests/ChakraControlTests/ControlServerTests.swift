@@ -2,6 +2,7 @@ import ChakraControl
 import Foundation
 import Glibc
 import ChakraSystem
+import ChakraTestSupport
 import Synchronization
 import Testing
 @testable import ChakraControlServer
@@ -25,10 +26,12 @@ struct ControlServerTests {
     @Test func aRequestSentOneByteAtATimeIsOneRequest() throws {
         let running = try RunningServer()
         defer { running.stop() }
-        let client = try running.client()
+        let client = try running.client(), fence = try running.client()
         for byte in Array("{\"id\": 3, \"cmd\": \"ping\"}\n".utf8) {
             client.send([byte])
-            usleep(1_000)
+            // The byte is read before the server answers a ping sent after
+            // it (one turn of its loop sees both): each byte is a read of its own.
+            #expect(fence.request(#"{"cmd":"ping"}"#)?["ok"] == true)
         }
         #expect(client.readLine() == #"{"id":3,"ok":true,"result":{"pong":true}}"#)
     }
@@ -78,7 +81,7 @@ struct ControlServerTests {
         // One leaves: there is room again.
         first.shutdownWriting()
         #expect(first.isClosed())
-        #expect(running.eventually { running.server.clientCount == 1 })
+        #expect(eventually { running.server.clientCount == 1 })
         #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true)
     }
 
@@ -114,7 +117,7 @@ struct ControlServerTests {
         #expect(told?["error"]?["message"] == "closed: no request for 0.4 s ([control] idle_timeout)")
         #expect(silent.isClosed())
         #expect(trickling.readLine(timeout: 5)?.contains("idle_timeout") == true)
-        #expect(running.eventually { running.server.clientCount == 1 })
+        #expect(eventually { running.server.clientCount == 1 })
         #expect(subscriber.request(#"{"cmd":"ping"}"#)?["ok"] == true)
     }
 
@@ -144,9 +147,9 @@ struct ControlServerTests {
             running.server.publish(ControlEvent(.sceneChanged, ["n": .int(n), "padding": .string(padding)]))
             // The reader keeps up: never more than 40 events (40 KB) behind,
             // however busy the machine; the sleeper falls behind by all of them.
-            if n % 20 == 19 { _ = running.eventually { seen.withLock { $0 } >= n - 20 } }
+            if n % 20 == 19 { _ = eventually { seen.withLock { $0 } >= n - 20 } }
         }
-        #expect(running.eventually { running.server.clientCount == 1 }, "the sleeper was not dropped")
+        #expect(eventually { running.server.clientCount == 1 }, "the sleeper was not dropped")
         #expect(sleeper.isClosed(timeout: 20))
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(seen.withLock { $0 } == count)
@@ -165,25 +168,19 @@ struct ControlServerTests {
         let flooder = try running.client()
         let flood = String(repeating: "{\"cmd\":\"pause\"}\n", count: 20_000)
         Thread { flooder.send(flood) }.start()   // blocks once the buffers are full
-        let handled = { running.handler.state.withLock { $0.handled.count } }
-        #expect(running.eventually { handled() == 1 })
-        usleep(200_000)
-        #expect(handled() == 1)
+        let handled = { running.handler.state.withLock { $0.handled.count(where: { $0 == .pause }) } }
+        #expect(eventually { handled() == 1 })
         let other = try running.client()
         other.send("{\"id\":1,\"cmd\":\"ping\"}\n")
-        #expect(running.eventually { running.handler.state.withLock { $0.held.count } == 2 })
+        #expect(eventually { running.handler.state.withLock { $0.held.count } == 2 })
+        // The server took the other client's ping in a later turn of its
+        // loop, with the flood's lines waiting: still one of them handed on.
+        #expect(handled() == 1)
         #expect(running.handler.state.withLock { $0.mostInFlight } == 2)   // one per connection
         running.handler.release()
         #expect(other.readLine() == #"{"id":1,"ok":true,"result":{"pong":true}}"#)
         // The flood now runs unheld until its unread replies fill the bound.
-        var settled = handled()
-        let deadline = Date().addingTimeInterval(20)
-        repeat {
-            usleep(300_000)
-            let now = handled()
-            if now == settled { break }
-            settled = now
-        } while Date() < deadline
+        let settled = running.settledCount(handled, fence: other)
         #expect(handled() == settled, "still reading a client that does not read its replies")
         #expect(settled < 20_000)
         #expect(other.request(#"{"cmd":"ping"}"#)?["ok"] == true)
@@ -206,20 +203,11 @@ struct ControlServerTests {
         let client = try running.client()
         let requests = (0..<count).map { "{\"id\":\($0),\"cmd\":\"status\"}\n" }.joined()
         Thread { client.send(requests) }.start()   // blocks while the server does not read
-        let handled = { running.handler.state.withLock { $0.handled.count } }
+        let handled = { running.handler.state.withLock { $0.handled.count(where: { $0 == .status }) } }
+        let fence = try running.client()
         /// Until the server has stopped taking lines (the count holds still).
-        func stalled() -> Int {
-            var settled = handled()
-            let deadline = Date().addingTimeInterval(20)
-            repeat {
-                usleep(300_000)
-                let now = handled()
-                if now == settled { break }
-                settled = now
-            } while Date() < deadline
-            return settled
-        }
-        #expect(running.eventually { handled() > 0 })
+        func stalled() -> Int { running.settledCount(handled, fence: fence) }
+        #expect(eventually { handled() > 0 })
         #expect(stalled() < count, "a client that does not read was read to the end")
         #expect(try running.client().request(#"{"cmd":"ping"}"#)?["ok"] == true, "another client waits")
         var lines: [String] = []
@@ -265,9 +253,9 @@ struct ControlServerTests {
         do {
             let client = try running.client()
             client.send("{\"cmd\":\"snapshot\"}\n")
-            #expect(running.eventually { running.handler.state.withLock { $0.held.count } == 1 })
+            #expect(eventually { running.handler.state.withLock { $0.held.count } == 1 })
         }   // closed here
-        #expect(running.eventually { running.server.clientCount == 0 })
+        #expect(eventually { running.server.clientCount == 0 })
         // The handler can tell: work for this request is work for nobody.
         #expect(running.handler.state.withLock { $0.contexts.first?.isConnected } == false)
         running.handler.release()
@@ -317,7 +305,8 @@ struct ControlServerTests {
         let client = try running.client()
         #expect(client.request(#"{"cmd":"ping"}"#)?["ok"] == true)
         running.server.update(ServerLimits(maxLine: 256))
-        usleep(50_000)
+        // No wait: the update is in the server's inbox before the line is
+        // sent, and a turn of its loop takes the inbox before any client.
         client.send("{\"cmd\":\"ping\",\"x\":\"" + String(repeating: "y", count: 300) + "\"}\n")
         #expect(client.readLine()?.contains("line_too_long") == true)
     }

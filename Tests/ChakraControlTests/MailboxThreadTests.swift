@@ -1,4 +1,5 @@
 import ChakraSystem
+import ChakraTestSupport
 import Glibc
 import Testing
 
@@ -10,10 +11,7 @@ import Testing
 @Suite("Mailbox threads: inbox, wake-up, stop and join, replies with a deadline")
 struct MailboxThreadTests {
     /// Whether `descriptor` is readable now (no wait).
-    static func readable(_ descriptor: Int32) -> Bool {
-        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, 0) == 1
-    }
+    static func readable(_ descriptor: Int32) -> Bool { isReadable(descriptor) }
 
     /// A thread that hands every number it takes to `handled`, first
     /// waiting at `gate` (when given) for the number `holdAt`, and ends

@@ -1,6 +1,7 @@
 import ChakraControl
 import ChakraControlServer
 import ChakraSystem
+import ChakraTestSupport
 import Foundation
 import Glibc
 import Synchronization
@@ -41,20 +42,7 @@ final class TestClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: code)!)
-        }
+        fd = try connectUnixSocket(path)
     }
 
     deinit { Glibc.close(fd) }
@@ -74,17 +62,14 @@ final class TestClient: @unchecked Sendable {
 
     /// The next line, or nil at end of stream or after `timeout` seconds.
     func readLine(timeout: Double = 10) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(seconds: timeout)
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeFirst(newline + 1)
                 return line
             }
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return nil }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(left * 1000) + 1) > 0 else { return nil }
+            guard waitUntilReadable(fd, by: deadline) else { return nil }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = recv(fd, &chunk, chunk.count, 0)
             if n <= 0 { return nil }
@@ -108,8 +93,7 @@ final class TestClient: @unchecked Sendable {
             }
             pending.removeFirst(start - pending.startIndex)
             if lines.count == count { break }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(timeout * 1000)) > 0 else { break }
+            guard waitUntilReadable(fd, by: Deadline(seconds: timeout)) else { break }
             let n = recv(fd, &chunk, chunk.count, 0)
             if n <= 0 { break }
             pending += chunk[0..<n]
@@ -121,14 +105,10 @@ final class TestClient: @unchecked Sendable {
     /// True when the server closed the connection within `timeout` (lines still
     /// waiting are skipped).
     func isClosed(timeout: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while deadline.timeIntervalSinceNow > 0 {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 100) >= 0 else { return true }
-            if pfd.revents == 0 { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { return true }
+        let deadline = Deadline(seconds: timeout)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while waitUntilReadable(fd, by: deadline) {
+            if recv(fd, &chunk, chunk.count, 0) <= 0 { return true }
         }
         return false
     }
@@ -221,13 +201,22 @@ struct RunningServer {
         directory.remove()
     }
 
-    /// Waits until `condition` holds (10 s at most).
-    func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(5_000)
+    /// The value of `count` once the server has stopped changing it: the
+    /// same before and after two round trips of `fence` (another client's
+    /// ping). Each round trip is a turn of the server's loop after the one
+    /// the first count came from, and a loop that still took lines from a
+    /// client would have counted them there. (Two: the count is read while
+    /// the loop may still be in the turn that answered the ping.)
+    func settledCount(_ count: () -> Int, fence: TestClient) -> Int {
+        let deadline = Deadline(seconds: 60)
+        var before = count()
+        while !deadline.hasPassed {
+            _ = fence.request(#"{"cmd":"ping"}"#)
+            _ = fence.request(#"{"cmd":"ping"}"#)
+            let after = count()
+            if after == before { return after }
+            before = after
         }
-        return condition()
+        return before
     }
 }

@@ -362,14 +362,14 @@ struct DaemonCoreTests {
         var bad = ChakraConfig()
         bad.scene.defaultScene = "nope"
         bad.reduceMotion = true
-        let loaded = LoadedConfig(config: bad, warnings: [], lines: SourceLines("[scene]\ndefault = \"nope\"\n"), file: "/test.toml")
+        let loaded = LoadedConfig(config: bad, warnings: [], lines: try TOML.read("[scene]\ndefault = \"nope\"\n").lines, file: "/test.toml")
         let result = driver.command { .applyConfiguration(loaded, reply: $0) }
         guard case .failure(.configInvalid(let why))? = result else { Issue.record("accepted: \(String(describing: result))"); return }
         #expect(why.contains("nope"))
         #expect(!driver.core.configuration.settings.reduceMotion)
         var good = ChakraConfig()
         good.reduceMotion = true
-        let report = driver.command { .applyConfiguration(LoadedConfig(config: good, warnings: [], lines: SourceLines(""), file: "/test.toml"), reply: $0) }
+        let report = driver.command { .applyConfiguration(LoadedConfig(config: good, warnings: [], file: "/test.toml"), reply: $0) }
         #expect((try? report?.get())?.changed == ["reduce_motion"])
         #expect(driver.core.configuration.settings.reduceMotion)
     }

@@ -20,7 +20,7 @@ struct ErrorCountTests {
     static var unknownScene: LoadedConfig {
         var config = ChakraConfig()
         config.scene.defaultScene = "nope"
-        return LoadedConfig(config: config, lines: SourceLines("[scene]\ndefault = \"nope\"\n"), file: "/test.toml")
+        return LoadedConfig(config: config, lines: try! TOML.read("[scene]\ndefault = \"nope\"\n").lines, file: "/test.toml")
     }
 
     @Test("SIGHUP and `reload`, a file that cannot be read or one this build refuses: each refusal counts one")

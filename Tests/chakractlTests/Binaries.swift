@@ -1,3 +1,4 @@
+import ChakraTestSupport
 import Foundation
 
 /// The built chakrad and chakractl, and a way to run them.
@@ -71,12 +72,13 @@ final class DaemonProcess {
 
     /// Waits until `chakractl ping` answers (the daemon is up).
     func waitUntilAnswering(socket: String, seconds: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline, process.isRunning {
-            if (try? Binaries.ctl(socket, "ping"))?.status == 0 { return true }
-            usleep(100_000)
+        var answered = false
+        // A daemon that exited will not answer: stop asking then.
+        _ = eventually(within: seconds) {
+            answered = (try? Binaries.ctl(socket, "ping"))?.status == 0
+            return answered || !process.isRunning
         }
-        return false
+        return answered
     }
 
     /// SIGTERM, then the exit status.

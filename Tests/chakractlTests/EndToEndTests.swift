@@ -1,5 +1,6 @@
 import ChakraControl
 import ChakraPNG
+import ChakraTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -284,14 +285,5 @@ struct EndToEndTests {
         #expect(eventually { (try? Binaries.ctl(socket, "stats").output)?.contains("the session records cannot be used: ") == true })
         #expect(try Binaries.ctl(socket, "ping").status == 0)
         #expect(daemon.stop() == 0)
-    }
-
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(100_000)
-        }
-        return false
     }
 }
