@@ -89,11 +89,17 @@ struct SpiralPainterTests {
         let spans = UnsafeMutablePointer<Int>.allocate(capacity: 32)
         defer { spans.deallocate() }
         var changed = 0
+        /// The background every row starts from (its three channels).
+        func background(_ x: Int, _ y: Int) -> (Int16, Int16, Int16) {
+            let v = Int16((x * 37 + y * 11) % 16000)
+            return (v, 16000 - v, v / 2)
+        }
+        func pixel(_ r: FixedRow, _ x: Int) -> (Int16, Int16, Int16) { (r.red[x], r.green[x], r.blue[x]) }
         for y in 0..<height {
             for x in 0..<width {
-                let v = Int16((x * 37 + y * 11) % 16000)
-                (row.red[x], row.green[x], row.blue[x]) = (v, 16000 - v, v / 2)
-                (expected.red[x], expected.green[x], expected.blue[x]) = (v, 16000 - v, v / 2)
+                let v = background(x, y)
+                (row.red[x], row.green[x], row.blue[x]) = v
+                (expected.red[x], expected.green[x], expected.blue[x]) = v
             }
             for p in places {
                 let extent = Float(table.reach) * p.2
@@ -105,12 +111,13 @@ struct SpiralPainterTests {
             }
             painter.paintParticles(row: row, y: y, width: width)
             let count = painter.spans(y: y, width: width, into: spans, capacity: 16)
-            for x in 0..<width where (row.red[x], row.green[x], row.blue[x]) != (expected.red[x], expected.green[x], expected.blue[x]) {
-                Issue.record("(\(x), \(y)): \(row.red[x]) \(row.green[x]) \(row.blue[x]) vs \(expected.red[x]) \(expected.green[x]) \(expected.blue[x])")
-            }
-            for x in 0..<width where (row.red[x], row.green[x], row.blue[x]) != (Int16((x * 37 + y * 11) % 16000), Int16(16000 - (x * 37 + y * 11) % 16000), Int16((x * 37 + y * 11) % 16000 / 2)) {
+            for x in 0..<width {
+                let got = pixel(row, x), want = pixel(expected, x)
+                if got != want { Issue.record("(\(x), \(y)): \(got) vs \(want)") }
+                guard got != background(x, y) else { continue }
                 changed += 1
-                #expect((0..<count).contains { spans[2 * $0] <= x && x < spans[2 * $0 + 1] }, "(\(x), \(y)) changed outside the spans")
+                let inside = (0..<count).contains { k in spans[2 * k] <= x && x < spans[2 * k + 1] }
+                #expect(inside, "(\(x), \(y)) changed outside the spans")
             }
         }
         #expect(changed > 500, "the particles painted \(changed) pixels")
