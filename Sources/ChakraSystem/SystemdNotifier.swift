@@ -1,3 +1,4 @@
+import CLinuxKernel
 import Glibc
 
 /// sd_notify without libsystemd: one datagram per call to the AF_UNIX socket
@@ -10,6 +11,9 @@ public final class SystemdNotifier {
     private let logger: Logger
     /// Send WATCHDOG=1 this often (half of $WATCHDOG_USEC), or nil.
     public let watchdogInterval: Double?
+
+    /// The most descriptors one datagram carries (the kernel's SCM_MAX_FD).
+    public static let maxDescriptorsPerMessage = 253
 
     /// nil when $NOTIFY_SOCKET is unset or unusable.
     public init?(environment: [String: String], logger: Logger) {
@@ -32,15 +36,119 @@ public final class SystemdNotifier {
 
     deinit { close(socketFD) }
 
+    /// Fire and forget: a lost status or watchdog ping is retried by the
+    /// next one, so a failure is only logged (at debug: the journal would
+    /// fill with them while systemd is being restarted).
     public func send(_ messages: NotifyMessage...) {
         let text = NotifyMessage.datagram(messages)
-        let sent = text.withCString { bytes in
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(socketFD, bytes, strlen(bytes), Int32(MSG_NOSIGNAL), $0, addressLength)
+        do throws(SystemError) {
+            try sendDatagram(text, descriptors: [])
+        } catch {
+            logger.debug("sd_notify '\(text)': \(error)")
+        }
+    }
+
+    /// Hands `descriptors` to systemd's file descriptor store under `name`
+    /// (FDSTORE=1): systemd keeps a duplicate of each until the unit stops
+    /// for good, and passes them to the next process ($LISTEN_FDS,
+    /// `PassedDescriptors`). Ours stay open. Storing a descriptor systemd
+    /// already holds (the same open file) is harmless: it keeps one.
+    /// Needs FileDescriptorStoreMax= in the unit, else systemd drops them
+    /// (and says so in its log; the datagram itself is still delivered).
+    public func store(_ descriptors: [Int32], as name: DescriptorName, poll: Bool = true) throws(DescriptorStoreError) {
+        guard !descriptors.isEmpty else { throw DescriptorStoreError(name: name, problem: .noDescriptors) }
+        guard descriptors.count <= Self.maxDescriptorsPerMessage else {
+            throw DescriptorStoreError(name: name, problem: .tooManyDescriptors(descriptors.count))
+        }
+        do throws(SystemError) {
+            try sendDatagram(NotifyMessage.storeDescriptors(name, poll: poll).assignment, descriptors: descriptors)
+        } catch {
+            throw DescriptorStoreError(name: name, problem: .send(error))
+        }
+    }
+
+    /// Drops the descriptors stored under `name` (FDSTOREREMOVE=1), which
+    /// systemd closes: what a stop for good does with the screen.
+    public func removeStored(_ name: DescriptorName) throws(DescriptorStoreError) {
+        do throws(SystemError) {
+            try sendDatagram(NotifyMessage.removeStoredDescriptors(name).assignment, descriptors: [])
+        } catch {
+            throw DescriptorStoreError(name: name, problem: .send(error))
+        }
+    }
+
+    /// One datagram through the funnel (sendmsg: the descriptors ride as
+    /// SCM_RIGHTS ancillary data, which sendto cannot carry).
+    private func sendDatagram(_ text: String, descriptors: [Int32]) throws(SystemError) {
+        var bytes = Array(text.utf8)
+        // CMSG_SPACE pads the header and the descriptors to the kernel's
+        // alignment; the buffer is aligned for a cmsghdr.
+        let payload = descriptors.count * MemoryLayout<Int32>.size
+        let controlCapacity = descriptors.isEmpty ? 0 : CLinux_CMSG_SPACE(payload)
+        let control = UnsafeMutableRawPointer.allocate(byteCount: max(controlCapacity, 1), alignment: MemoryLayout<cmsghdr>.alignment)
+        defer { control.deallocate() }
+        control.initializeMemory(as: UInt8.self, repeating: 0, count: max(controlCapacity, 1))
+        let length = bytes.count
+        // The closures return their error: through withUnsafe… a thrown
+        // one would lose its type.
+        let failure = bytes.withUnsafeMutableBytes { raw -> SystemError? in
+            var vector = iovec(iov_base: raw.baseAddress, iov_len: length)
+            return withUnsafeMutablePointer(to: &address) { target -> SystemError? in
+                withUnsafeMutablePointer(to: &vector) { vectorPointer -> SystemError? in
+                    var message = msghdr()
+                    message.msg_name = UnsafeMutableRawPointer(target)
+                    message.msg_namelen = addressLength
+                    message.msg_iov = vectorPointer
+                    message.msg_iovlen = 1
+                    if !descriptors.isEmpty {
+                        message.msg_control = control
+                        message.msg_controllen = controlCapacity
+                        guard let header = CLinux_CMSG_FIRSTHDR(&message), let data = CLinux_CMSG_DATA(header) else {
+                            return SystemError(call: "sendmsg(NOTIFY_SOCKET)", errno: EINVAL)
+                        }
+                        header.pointee.cmsg_level = SOL_SOCKET
+                        header.pointee.cmsg_type = CLinux_SCM_RIGHTS()
+                        header.pointee.cmsg_len = CLinux_CMSG_LEN(payload)
+                        let slots = UnsafeMutableRawPointer(data)
+                        for (index, fd) in descriptors.enumerated() {
+                            slots.storeBytes(of: fd, toByteOffset: index * MemoryLayout<Int32>.size, as: Int32.self)
+                        }
+                    }
+                    do throws(SystemError) {
+                        try Syscall.check("sendmsg(NOTIFY_SOCKET)") { sendmsg(socketFD, &message, Int32(MSG_NOSIGNAL)) }
+                    } catch {
+                        return error
+                    }
+                    return nil
                 }
             }
         }
-        if sent < 0 { logger.debug("sd_notify '\(text)': \(SystemError(call: "sendto", errno: errno))") }
+        if let failure { throw failure }
+    }
+}
+
+/// Why descriptors did not reach systemd's store (or leave it).
+public struct DescriptorStoreError: Error, Equatable, CustomStringConvertible {
+    public enum Problem: Equatable, Sendable {
+        case noDescriptors
+        /// More than one datagram carries (`SystemdNotifier.maxDescriptorsPerMessage`).
+        case tooManyDescriptors(Int)
+        /// sendmsg failed: EBADF for a descriptor that is not open,
+        /// ECONNREFUSED when systemd is not listening, ETOOMANYREFS...
+        case send(SystemError)
+    }
+
+    public let name: DescriptorName
+    public let problem: Problem
+
+    public init(name: DescriptorName, problem: Problem) { (self.name, self.problem) = (name, problem) }
+
+    public var description: String {
+        switch problem {
+        case .noDescriptors: "cannot store '\(name)': no descriptors given"
+        case .tooManyDescriptors(let count):
+            "cannot store '\(name)': \(count) descriptors, more than one message carries (\(SystemdNotifier.maxDescriptorsPerMessage))"
+        case .send(let error): "cannot reach systemd's descriptor store for '\(name)': \(error)"
+        }
     }
 }
