@@ -70,8 +70,12 @@ static inline unsigned int CLinux_MFD_CLOEXEC(void) { return MFD_CLOEXEC; }
 
 // The CMSG_* macros walk a message's ancillary data (cmsg(3)) and do not
 // import: one function each. The alignment rules they encode (a header,
-// then data padded to the size of a long) are the kernel's, so they are
-// not spelled out again in Swift.
+// then data padded to the size of a long) are the C library's, so they
+// are not spelled out again in Swift. SOL_SOCKET and SCM_RIGHTS are set
+// here too, so the Swift file that uses these (RightsMessage.swift) names
+// no socket constant: a constant first looked up through this module is
+// owned by it in a whole-module build, and files that import only Glibc
+// (UnixSocket.swift) would no longer find it.
 static inline size_t CLinux_CMSG_SPACE(size_t length) { return CMSG_SPACE(length); }
 static inline size_t CLinux_CMSG_LEN(size_t length) { return CMSG_LEN(length); }
 static inline struct cmsghdr *CLinux_CMSG_FIRSTHDR(struct msghdr *message) { return CMSG_FIRSTHDR(message); }
@@ -80,6 +84,15 @@ static inline struct cmsghdr *CLinux_CMSG_NXTHDR(struct msghdr *message, struct 
 }
 static inline unsigned char *CLinux_CMSG_DATA(struct cmsghdr *header) { return CMSG_DATA(header); }
 static inline int CLinux_SCM_RIGHTS(void) { return SCM_RIGHTS; }
+static inline int CLinux_is_rights(const struct cmsghdr *header) {
+    return header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS;
+}
+// Makes `header` an SCM_RIGHTS header for `count` descriptors.
+static inline void CLinux_set_rights_header(struct cmsghdr *header, size_t count) {
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(count * sizeof(int));
+}
 
 // major()/minor() are macros in glibc.
 static inline unsigned int CLinux_major(dev_t device) { return major(device); }

@@ -1,4 +1,3 @@
-import CLinuxKernel
 import Glibc
 
 /// sd_notify without libsystemd: one datagram per call to the AF_UNIX socket
@@ -77,53 +76,14 @@ public final class SystemdNotifier {
         }
     }
 
-    /// One datagram through the funnel (sendmsg: the descriptors ride as
-    /// SCM_RIGHTS ancillary data, which sendto cannot carry).
+    /// One datagram through the funnel, by sendmsg (the descriptors ride
+    /// as SCM_RIGHTS ancillary data, which sendto cannot carry).
     private func sendDatagram(_ text: String, descriptors: [Int32]) throws(SystemError) {
-        var bytes = Array(text.utf8)
-        // CMSG_SPACE pads the header and the descriptors to the kernel's
-        // alignment; the buffer is aligned for a cmsghdr.
-        let payload = descriptors.count * MemoryLayout<Int32>.size
-        let controlCapacity = descriptors.isEmpty ? 0 : CLinux_CMSG_SPACE(payload)
-        let control = UnsafeMutableRawPointer.allocate(byteCount: max(controlCapacity, 1), alignment: MemoryLayout<cmsghdr>.alignment)
-        defer { control.deallocate() }
-        control.initializeMemory(as: UInt8.self, repeating: 0, count: max(controlCapacity, 1))
-        let length = bytes.count
-        // The closures return their error: through withUnsafe… a thrown
-        // one would lose its type.
-        let failure = bytes.withUnsafeMutableBytes { raw -> SystemError? in
-            var vector = iovec(iov_base: raw.baseAddress, iov_len: length)
-            return withUnsafeMutablePointer(to: &address) { target -> SystemError? in
-                withUnsafeMutablePointer(to: &vector) { vectorPointer -> SystemError? in
-                    var message = msghdr()
-                    message.msg_name = UnsafeMutableRawPointer(target)
-                    message.msg_namelen = addressLength
-                    message.msg_iov = vectorPointer
-                    message.msg_iovlen = 1
-                    if !descriptors.isEmpty {
-                        message.msg_control = control
-                        message.msg_controllen = controlCapacity
-                        guard let header = CLinux_CMSG_FIRSTHDR(&message), let data = CLinux_CMSG_DATA(header) else {
-                            return SystemError(call: "sendmsg(NOTIFY_SOCKET)", errno: EINVAL)
-                        }
-                        header.pointee.cmsg_level = SOL_SOCKET
-                        header.pointee.cmsg_type = CLinux_SCM_RIGHTS()
-                        header.pointee.cmsg_len = CLinux_CMSG_LEN(payload)
-                        let slots = UnsafeMutableRawPointer(data)
-                        for (index, fd) in descriptors.enumerated() {
-                            slots.storeBytes(of: fd, toByteOffset: index * MemoryLayout<Int32>.size, as: Int32.self)
-                        }
-                    }
-                    do throws(SystemError) {
-                        try Syscall.check("sendmsg(NOTIFY_SOCKET)") { sendmsg(socketFD, &message, Int32(MSG_NOSIGNAL)) }
-                    } catch {
-                        return error
-                    }
-                    return nil
-                }
-            }
+        let (socket, length) = (socketFD, addressLength)
+        try withUnsafeMutablePointer(to: &address) { (target) throws(SystemError) in
+            try RightsMessage.send(socket, bytes: Array(text.utf8), descriptors: descriptors, to: UnsafeMutableRawPointer(target),
+                                   length: length, flags: Int32(MSG_NOSIGNAL), call: "sendmsg(NOTIFY_SOCKET)")
         }
-        if let failure { throw failure }
     }
 }
 

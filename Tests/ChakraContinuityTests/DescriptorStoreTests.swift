@@ -59,7 +59,7 @@ final class NotifyListener {
                 var descriptors: [Int32] = []
                 var header = CLinux_CMSG_FIRSTHDR(&message)
                 while let current = header {
-                    if current.pointee.cmsg_level == SOL_SOCKET, current.pointee.cmsg_type == CLinux_SCM_RIGHTS() {
+                    if CLinux_is_rights(current) != 0 {
                         let bytes = current.pointee.cmsg_len - CLinux_CMSG_LEN(0)
                         let data = UnsafeRawPointer(CLinux_CMSG_DATA(current)!)
                         for index in 0..<(bytes / MemoryLayout<Int32>.size) {
