@@ -68,8 +68,9 @@ let package = Package(
 
         // The one funnel for system calls (`Syscall`: EINTR retried, errno
         // named, faults injectable by tests), clocks, wake-ups, signals,
-        // poll(2), threads, sd_notify and Unix sockets. Every module that
-        // talks to the kernel does it through here.
+        // poll(2), threads, sd_notify (with systemd's descriptor store and
+        // the descriptors it passes back), Unix sockets and memory files.
+        // Every module that talks to the kernel does it through here.
         .target(
             name: "ChakraSystem",
             dependencies: ["CLinuxKernel"]
