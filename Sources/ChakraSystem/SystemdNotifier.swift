@@ -80,10 +80,18 @@ public final class SystemdNotifier {
     /// as SCM_RIGHTS ancillary data, which sendto cannot carry).
     private func sendDatagram(_ text: String, descriptors: [Int32]) throws(SystemError) {
         let (socket, length) = (socketFD, addressLength)
-        try withUnsafeMutablePointer(to: &address) { (target) throws(SystemError) in
-            try RightsMessage.send(socket, bytes: Array(text.utf8), descriptors: descriptors, to: UnsafeMutableRawPointer(target),
-                                   length: length, flags: Int32(MSG_NOSIGNAL), call: "sendmsg(NOTIFY_SOCKET)")
+        // The error comes back as a value: Swift 6.0's withUnsafeMutablePointer
+        // (Debian 13's compiler) does not carry a typed throw through.
+        let failure = withUnsafeMutablePointer(to: &address) { target -> SystemError? in
+            do throws(SystemError) {
+                try RightsMessage.send(socket, bytes: Array(text.utf8), descriptors: descriptors, to: UnsafeMutableRawPointer(target),
+                                       length: length, flags: Int32(MSG_NOSIGNAL), call: "sendmsg(NOTIFY_SOCKET)")
+            } catch {
+                return error
+            }
+            return nil
         }
+        if let failure { throw failure }
     }
 }
 
