@@ -7,6 +7,9 @@ public final class SystemdNotifier {
     private let socketFD: Int32
     private var address = sockaddr_un()
     private let addressLength: socklen_t
+    /// "sendmsg(<$NOTIFY_SOCKET>)": the funnel's name for a send, which a
+    /// test's injected fault matches by its own socket's address.
+    private let sendCall: String
     private let logger: Logger
     /// Send WATCHDOG=1 this often (half of $WATCHDOG_USEC), or nil.
     public let watchdogInterval: Double?
@@ -30,6 +33,7 @@ public final class SystemdNotifier {
         // An abstract address is exactly its bytes; a path may include its NUL.
         addressLength = socklen_t(MemoryLayout<sa_family_t>.size + target.pathBytes.count + (target.isAbstract ? 0 : 1))
         self.logger = logger
+        sendCall = "sendmsg(\(environment["NOTIFY_SOCKET"] ?? ""))"
         watchdogInterval = WatchdogPolicy.pingInterval(usec: environment["WATCHDOG_USEC"], pid: environment["WATCHDOG_PID"], ownPID: getpid())
     }
 
@@ -79,13 +83,13 @@ public final class SystemdNotifier {
     /// One datagram through the funnel, by sendmsg (the descriptors ride
     /// as SCM_RIGHTS ancillary data, which sendto cannot carry).
     private func sendDatagram(_ text: String, descriptors: [Int32]) throws(SystemError) {
-        let (socket, length) = (socketFD, addressLength)
+        let (socket, length, call) = (socketFD, addressLength, sendCall)
         // The error comes back as a value: Swift 6.0's withUnsafeMutablePointer
         // (Debian 13's compiler) does not carry a typed throw through.
         let failure = withUnsafeMutablePointer(to: &address) { target -> SystemError? in
             do throws(SystemError) {
                 try RightsMessage.send(socket, bytes: Array(text.utf8), descriptors: descriptors, to: UnsafeMutableRawPointer(target),
-                                       length: length, flags: Int32(MSG_NOSIGNAL), call: "sendmsg(NOTIFY_SOCKET)")
+                                       length: length, flags: Int32(MSG_NOSIGNAL), call: call)
             } catch {
                 return error
             }

@@ -72,6 +72,28 @@ struct ContinuationStoreTests {
         #expect(throws: ContinuationStoreError.record(.unsupportedVersion("v9"))) { try ContinuationStore.read(from: big) }
     }
 
+    /// A write that fails leaves the last record whole for systemd's copy;
+    /// a write that stops short is continued.
+    @Test func aFailedSaveKeepsTheLastRecord() throws {
+        let listener = try NotifyListener()
+        let store = try ContinuationStore(notifier: listener.notifier())
+        let stored = try #require(listener.receive())
+        defer { stored.descriptors.forEach { _ = close($0) } }
+        let systemdsCopy = try #require(stored.descriptors.first)
+        try store.save(fullRecord)
+        let call = "pwrite(memfd \(store.fd))"
+        SyscallFaults.inject(ENOMEM, into: call)
+        defer { SyscallFaults.remove(matching: call) }
+        #expect(throws: ContinuationStoreError.system(SystemError(call: call, errno: ENOMEM))) {
+            try store.save(ContinuationRecord(takenAt: 1, scene: "calm", sceneTime: 1))
+        }
+        #expect(try ContinuationStore.read(from: systemdsCopy) == fullRecord)
+        SyscallFaults.inject(EINTR, into: call)
+        let next = ContinuationRecord(takenAt: 2, scene: "drift", sceneTime: 9.5)
+        try store.save(next)
+        #expect(try ContinuationStore.read(from: systemdsCopy) == next)
+    }
+
     @Test func memoryFilesHoldWhatWasWritten() throws {
         let fd = try MemoryFile.create(name: "chakra-test")
         defer { close(fd) }

@@ -149,23 +149,54 @@ struct DescriptorStoreTests {
             try notifier.store(Array(repeating: 0, count: 254), as: name)
         }
         // A descriptor that is not open: the kernel refuses the datagram.
-        #expect(throws: DescriptorStoreError(name: name, problem: .send(SystemError(call: "sendmsg(NOTIFY_SOCKET)", errno: EBADF)))) {
+        #expect(throws: DescriptorStoreError(name: name, problem: .send(SystemError(call: "sendmsg(\(listener.environmentValue))", errno: EBADF)))) {
             try notifier.store([9999], as: name)
         }
         #expect(listener.receive() == nil)
         // Nobody listening any more (systemd gone): said, not crashed.
         let lonely: SystemdNotifier
+        let lonelyAddress: String
         do {
             let orphan = try NotifyListener()
             lonely = try orphan.notifier()
+            lonelyAddress = orphan.environmentValue
         }
         let memory = try MemoryFile.create(name: "chakra-test")
         defer { close(memory) }
-        #expect(throws: DescriptorStoreError(name: name, problem: .send(SystemError(call: "sendmsg(NOTIFY_SOCKET)", errno: ECONNREFUSED)))) {
+        #expect(throws: DescriptorStoreError(name: name, problem: .send(SystemError(call: "sendmsg(\(lonelyAddress))", errno: ECONNREFUSED)))) {
             try lonely.store([memory], as: name)
         }
         #expect(DescriptorStoreError(name: name, problem: .tooManyDescriptors(300)).description
             == "cannot store 'drm': 300 descriptors, more than one message carries (253)")
+    }
+
+    /// Through the funnel: an interrupted send is sent again, a failed
+    /// one is said (faults injected for this test's socket alone).
+    @Test func sendsGoThroughTheFunnel() throws {
+        let listener = try NotifyListener()
+        let notifier = try listener.notifier()
+        let call = "sendmsg(\(listener.environmentValue))"
+        let memory = try MemoryFile.create(name: "chakra-test")
+        defer { close(memory) }
+        SyscallFaults.inject(EINTR, into: call)
+        defer { SyscallFaults.remove(matching: call) }
+        try notifier.store([memory], as: StoredDescriptors.state)
+        #expect(SyscallFaults.pending(matching: call) == 0)
+        let stored = try #require(listener.receive())
+        #expect(stored.text == "FDSTORE=1\nFDNAME=state")
+        stored.descriptors.forEach { _ = close($0) }
+
+        SyscallFaults.inject(ENOBUFS, into: call)
+        #expect(throws: DescriptorStoreError(name: StoredDescriptors.state, problem: .send(SystemError(call: call, errno: ENOBUFS)))) {
+            try notifier.store([memory], as: StoredDescriptors.state)
+        }
+        #expect(listener.receive() == nil)
+        // A status that fails is only logged.
+        SyscallFaults.inject(ENOBUFS, into: call)
+        notifier.send(.status("lost"))
+        #expect(listener.receive() == nil)
+        notifier.send(.status("kept"))
+        #expect(listener.receive()?.text == "STATUS=kept")
     }
 
     @Test func theNamesAreValid() {
