@@ -68,8 +68,9 @@ let package = Package(
 
         // The one funnel for system calls (`Syscall`: EINTR retried, errno
         // named, faults injectable by tests), clocks, wake-ups, signals,
-        // poll(2), threads, sd_notify and Unix sockets. Every module that
-        // talks to the kernel does it through here.
+        // poll(2), threads, sd_notify (with systemd's descriptor store and
+        // the descriptors it passes back), Unix sockets and memory files.
+        // Every module that talks to the kernel does it through here.
         .target(
             name: "ChakraSystem",
             dependencies: ["CLinuxKernel"]
@@ -150,6 +151,12 @@ let package = Package(
         // `chakractl stats` reads. Files through ChakraSystem, local days
         // through ChakraSchedule's zones.
         .target(name: "ChakraSessions", dependencies: ["ChakraSystem", "ChakraSchedule"]),
+        // Continuity across restarts (issue 30, docs/seams.md): the
+        // continuation record (pure: the value and its versioned text) and
+        // the thin layer that keeps it in a memory file in systemd's file
+        // descriptor store, through ChakraSystem; the names stored
+        // descriptors go by.
+        .target(name: "ChakraContinuity", dependencies: ["ChakraSystem"]),
         // The daemon: the frame loop that owns the output and the scene,
         // signals, readiness, and the command queue the control socket feeds.
         .target(
@@ -189,6 +196,7 @@ let package = Package(
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraSessionsTests", dependencies: ["ChakraSessions", "ChakraSystem", "ChakraSchedule", "ChakraConfig"]),
+        .testTarget(name: "ChakraContinuityTests", dependencies: ["ChakraContinuity", "ChakraSystem", "CLinuxKernel"]),
         .testTarget(name: "ChakraConfigTests", dependencies: ["ChakraTestSupport", "ChakraConfig", "ChakraControl", "ChakraSystem", "ChakraSchedule"], exclude: ["Fixtures"]),
         .testTarget(name: "ChakraControlTests", dependencies: ["ChakraTestSupport", "ChakraControl", "ChakraSystem", "ChakraControlServer", "ChakraPNG"]),
         .testTarget(name: "chakractlTests", dependencies: ["ChakraTestSupport", "chakractl", "ChakraSystem", "chakrad", "ChakraControl", "ChakraPNG", "ChakraDaemon", "ChakraSessions", "ChakraSchedule"]),
@@ -231,6 +239,8 @@ if Context.environment["CHAKRA_FUZZ"] == "1" {
         ("fuzz-touch", "ChakraInput"),
         ("fuzz-cec", "ChakraDisplay"),
         ("fuzz-sessions", "ChakraSessions"),
+        ("fuzz-continuation", "ChakraContinuity"),
+        ("fuzz-listen", "ChakraSystem"),
     ]
     for (name, dependency) in fuzzTargets {
         package.targets.append(.executableTarget(name: name, dependencies: [dependency], path: "tests/fuzz/targets/\(name)"))

@@ -1,7 +1,8 @@
 // Kernel interfaces Glibc's Swift module does not bring in: the legacy
 // framebuffer (linux/fb.h), the console (linux/kd.h, linux/vt.h), HDMI-CEC
 // adapters (linux/cec.h, which needs sys/ioctl.h before it), signalfd,
-// timerfd, eventfd and kobject uevents. Header-only: nothing to link. Imported by
+// timerfd, eventfd, kobject uevents, memfd and the ancillary data that
+// carries descriptors over Unix sockets (SCM_RIGHTS). Header-only: nothing to link. Imported by
 // ChakraSystem (signalfd, eventfd, thread names and ids) and ChakraDisplay.
 #ifndef CHAKRA_CLINUXKERNEL_SHIM_H
 #define CHAKRA_CLINUXKERNEL_SHIM_H
@@ -21,6 +22,7 @@
 #include <linux/cec.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
+#include <linux/memfd.h>
 #include <linux/netlink.h>
 #include <linux/vt.h>
 
@@ -56,6 +58,41 @@ static inline int CLinux_set_thread_name(const char *name) {
 // gettid() is not in Glibc's Swift module (glibc 2.30 declares it only
 // with _GNU_SOURCE); setpriority needs it to lower one thread.
 static inline pid_t CLinux_gettid(void) { return (pid_t)syscall(SYS_gettid); }
+
+// memfd_create is declared by glibc only under _GNU_SOURCE, which the
+// Glibc module does not set; the system call itself has been there since
+// Linux 3.17. A memfd holds the state record chakrad leaves in systemd's
+// file descriptor store (ChakraContinuity).
+static inline int CLinux_memfd_create(const char *name, unsigned int flags) {
+    return (int)syscall(SYS_memfd_create, name, flags);
+}
+static inline unsigned int CLinux_MFD_CLOEXEC(void) { return MFD_CLOEXEC; }
+
+// The CMSG_* macros walk a message's ancillary data (cmsg(3)) and do not
+// import: one function each. The alignment rules they encode (a header,
+// then data padded to the size of a long) are the C library's, so they
+// are not spelled out again in Swift. SOL_SOCKET and SCM_RIGHTS are set
+// here too, so the Swift file that uses these (RightsMessage.swift) names
+// no socket constant: a constant first looked up through this module is
+// owned by it in a whole-module build, and files that import only Glibc
+// (UnixSocket.swift) would no longer find it.
+static inline size_t CLinux_CMSG_SPACE(size_t length) { return CMSG_SPACE(length); }
+static inline size_t CLinux_CMSG_LEN(size_t length) { return CMSG_LEN(length); }
+static inline struct cmsghdr *CLinux_CMSG_FIRSTHDR(struct msghdr *message) { return CMSG_FIRSTHDR(message); }
+static inline struct cmsghdr *CLinux_CMSG_NXTHDR(struct msghdr *message, struct cmsghdr *header) {
+    return CMSG_NXTHDR(message, header);
+}
+static inline unsigned char *CLinux_CMSG_DATA(struct cmsghdr *header) { return CMSG_DATA(header); }
+static inline int CLinux_SCM_RIGHTS(void) { return SCM_RIGHTS; }
+static inline int CLinux_is_rights(const struct cmsghdr *header) {
+    return header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS;
+}
+// Makes `header` an SCM_RIGHTS header for `count` descriptors.
+static inline void CLinux_set_rights_header(struct cmsghdr *header, size_t count) {
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(count * sizeof(int));
+}
 
 // major()/minor() are macros in glibc.
 static inline unsigned int CLinux_major(dev_t device) { return major(device); }

@@ -14,6 +14,15 @@ public enum NotifyMessage: Equatable, Sendable {
     /// (EXTEND_TIMEOUT_USEC, systemd 236 and later), for a start that waits
     /// on something outside it (udev's device events).
     case extendTimeout(seconds: Double)
+    /// Keep the descriptors sent with this datagram (SCM_RIGHTS) under
+    /// `name` across a restart (FDSTORE=1, FDNAME=; systemd 219 and later,
+    /// up to the unit's FileDescriptorStoreMax=). `poll` false asks systemd
+    /// not to watch them for POLLHUP/POLLERR (FDPOLL=0, systemd 246): by
+    /// default a descriptor that reports a hang-up is dropped from the store.
+    case storeDescriptors(DescriptorName, poll: Bool = true)
+    /// Drop every stored descriptor named `name` (FDSTOREREMOVE=1): a stop
+    /// for good gives the screen back instead of leaving it to systemd.
+    case removeStoredDescriptors(DescriptorName)
 
     public var assignment: String {
         switch self {
@@ -23,6 +32,9 @@ public enum NotifyMessage: Equatable, Sendable {
         // One line per assignment: a newline would start a bogus one.
         case .status(let text): "STATUS=" + text.map { $0.isNewline ? " " : String($0) }.joined()
         case .extendTimeout(let seconds): "EXTEND_TIMEOUT_USEC=\(UInt64(max(seconds, 0) * 1_000_000))"
+        // A DescriptorName has no newline, so each of these stays two (or three) lines.
+        case .storeDescriptors(let name, let poll): "FDSTORE=1\nFDNAME=\(name.text)" + (poll ? "" : "\nFDPOLL=0")
+        case .removeStoredDescriptors(let name): "FDSTOREREMOVE=1\nFDNAME=\(name.text)"
         }
     }
 

@@ -4,7 +4,9 @@
 # (line framer and request decoder), the touch tracker fed raw evdev
 # event streams, and what comes back from the HDMI-CEC bus (fuzz-cec: the
 # power sequence on a bus played from the fuzzer's bytes, on a virtual
-# clock), and the session log read from arbitrary bytes (fuzz-sessions).
+# clock), the session log read from arbitrary bytes (fuzz-sessions), the
+# state record a restarted chakrad reads back (fuzz-continuation) and the
+# $LISTEN_* variables systemd passes descriptors with (fuzz-listen).
 # Each target is a libFuzzer entry point in
 # tests/fuzz/targets/<name>, built with AddressSanitizer by SwiftPM
 # (CHAKRA_FUZZ=1 adds the targets to Package.swift) into .build-fuzz.
@@ -26,7 +28,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz-config fuzz-catalog fuzz-control fuzz-touch fuzz-cec fuzz-sessions)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz-config fuzz-catalog fuzz-control fuzz-touch fuzz-cec fuzz-sessions fuzz-continuation fuzz-listen)
 scratch=.build-fuzz
 work=${CHAKRA_CACHE:-$HOME/.cache}/chakra-fuzz
 
