@@ -1,3 +1,4 @@
+import ChakraSystem
 /// The continuation record as lines of text, one field a line, in this
 /// order, each once, then the CRC-32 of every byte before it:
 ///
@@ -59,7 +60,7 @@ public enum ContinuationRecordCodec {
             line("spiral", unset)
         }
         var bytes = Array(text.utf8)
-        bytes += Array("\(checksumKey)=".utf8) + hex(CRC32.checksum(bytes)) + [newline]
+        bytes += Array("\(checksumKey)=".utf8) + CRC32.hexDigits(CRC32.checksum(bytes)) + [newline]
         return bytes
     }
 
@@ -82,7 +83,7 @@ public enum ContinuationRecordCodec {
         guard let tagStart = firstRange(of: tag, in: bytes, from: firstNewline) else { throw .truncated }
         let sumStart = tagStart + tag.count
         guard bytes.count >= sumStart + 9 else { throw .truncated }
-        guard let stored = hexValue(bytes[sumStart..<sumStart + 8]), bytes[sumStart + 8] == newline else {
+        guard let stored = CRC32.parseHex(bytes[sumStart..<sumStart + 8]), bytes[sumStart + 8] == newline else {
             throw .badField(checksumKey, "not eight hex digits and a newline")
         }
         let end = sumStart + 9
@@ -132,25 +133,8 @@ public enum ContinuationRecordCodec {
     static let checksumKey = "crc32"
     static let unset = "-"
     static let newline = UInt8(ascii: "\n")
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     static func number(_ value: Double) -> String { "\(value)" }
     static func flag(_ on: Bool) -> String { on ? "yes" : "no" }
-
-    private static func hex(_ value: UInt32) -> [UInt8] {
-        stride(from: 28, through: 0, by: -4).map { hexDigits[Int((value >> UInt32($0)) & 0xF)] }
-    }
-
-    /// Eight lowercase hex digits, exactly.
-    private static func hexValue(_ digits: ArraySlice<UInt8>) -> UInt32? {
-        guard digits.count == 8 else { return nil }
-        var value: UInt32 = 0
-        for byte in digits {
-            guard let digit = hexDigits.firstIndex(of: byte) else { return nil }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
 
     private static func firstRange(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         guard bytes.count >= needle.count else { return nil }

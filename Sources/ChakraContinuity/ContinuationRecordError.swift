@@ -41,20 +41,3 @@ public enum ContinuationRecordError: Error, Equatable, Sendable, CustomStringCon
         }
     }
 }
-
-/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320): the session log's
-/// checksum, kept apart so neither module depends on the other for twelve
-/// lines. It catches every change of one byte and every burst up to 32 bits.
-enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
-        return value
-    }
-
-    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = (crc >> 8) ^ table[Int((crc ^ UInt32(byte)) & 0xFF)] }
-        return crc ^ 0xFFFF_FFFF
-    }
-}

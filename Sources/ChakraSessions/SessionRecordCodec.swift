@@ -1,4 +1,5 @@
 import ChakraSchedule
+import ChakraSystem
 
 /// One record as one line of text, greppable and checked:
 ///
@@ -34,7 +35,7 @@ public enum SessionRecordCodec {
         append(" lifts=\(record.lifts)")
         let sum = CRC32.checksum(line)
         append(" crc32=")
-        for shift in stride(from: 28, through: 0, by: -4) { line.append(hexDigits[Int((sum >> UInt32(shift)) & 0xF)]) }
+        line += CRC32.hexDigits(sum)
         line.append(UInt8(ascii: "\n"))
         return line
     }
@@ -49,7 +50,7 @@ public enum SessionRecordCodec {
         let sumStart = line.endIndex - 1 - 8
         let tagStart = sumStart - crcTag.count
         guard tagStart > line.startIndex, line[tagStart..<sumStart].elementsEqual(crcTag),
-              let sum = hexValue(line[sumStart..<line.endIndex - 1]),
+              let sum = CRC32.parseHex(line[sumStart..<line.endIndex - 1]),
               CRC32.checksum(line[line.startIndex..<tagStart]) == sum else { return nil }
         var fields = LineCursor(line[line.startIndex..<tagStart])
         guard fields.take("\(version) start="), let start = fields.timestamp(),
@@ -69,18 +70,6 @@ public enum SessionRecordCodec {
     }
 
     private static let crcTag = Array(" crc32=".utf8)
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Eight lowercase hex digits, exactly.
-    private static func hexValue(_ digits: ArraySlice<UInt8>) -> UInt32? {
-        guard digits.count == 8 else { return nil }
-        var value: UInt32 = 0
-        for byte in digits {
-            guard let digit = hexDigits.firstIndex(of: byte) else { return nil }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
 
     /// "2026-03-14T09:30:12.345Z".
     static func appendTimestamp(_ time: Milliseconds, to line: inout [UInt8]) {

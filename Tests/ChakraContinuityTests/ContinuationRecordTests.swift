@@ -1,5 +1,6 @@
 import Testing
 @testable import ChakraContinuity
+import ChakraSystem
 
 /// A record with every field set away from its default.
 let fullRecord = ContinuationRecord(

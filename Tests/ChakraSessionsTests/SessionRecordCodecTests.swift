@@ -1,4 +1,5 @@
 @testable import ChakraSessions
+import ChakraSystem
 import Testing
 
 @Suite("Session records as lines")
