@@ -179,7 +179,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
             // One span over every particle on the row: a burst is small.
             var lo = Int.max, hi = Int.min
             for k in 0..<particleCount {
-                if let columns = particleColumns(particles[k], y: y, width: width) {
+                if let columns = particleColumns(particles[k], y: y) {
                     (lo, hi) = (min(lo, columns.lowerBound), max(hi, columns.upperBound + 1))
                 }
             }
@@ -259,7 +259,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
         let particleTable = particleTable.view
         for k in 0..<particleCount {
             let p = particles[k]
-            guard let columns = particleColumns(p, y: y, width: width) else { continue }
+            guard let columns = particleColumns(p, y: y) else { continue }
             let dy = py - p.cy
             let inverse = 1 / p.radius
             // Four pixels a step: lanes past the last pixel are at opacity
@@ -280,7 +280,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 extension SpiralPainter {
     /// The pixels of row y a particle may cover; nil where it covers none.
     @inline(__always)
-    func particleColumns(_ p: Particle, y: Int, width: Int) -> ClosedRange<Int>? {
+    func particleColumns(_ p: Particle, y: Int) -> ClosedRange<Int>? {
         guard y >= p.firstRow, y <= p.lastRow, abs(Float(y) + 0.5 - p.cy) < p.extent, !p.columns.isEmpty else { return nil }
         return p.columns.lowerBound...(p.columns.upperBound - 1)
     }
