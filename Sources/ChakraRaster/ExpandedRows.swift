@@ -45,15 +45,11 @@ struct ExpandedRow {
     }
 
     /// Groups of eight that may hold colour: [start, end), empty when
-    /// start ≥ end.
-    var start: Int { (parts.0.isEmpty ? parts.1.lowerBound : parts.0.lowerBound) & ~7 }
-    var end: Int {
-        let last = parts.1.isEmpty ? parts.0 : parts.1
-        return last.isEmpty ? 0 : ((last.upperBound - 1) | 7) + 1
-    }
+    /// start ≥ end. Kept when the parts are set: the final pass reads them
+    /// for every output row.
+    private(set) var start = 0, end = 0
     /// Groups all zero between the two parts; empty when holeStart ≥ holeEnd.
-    var holeStart: Int { parts.0.isEmpty || parts.1.isEmpty ? 0 : (parts.0.upperBound + 7) & ~7 }
-    var holeEnd: Int { parts.0.isEmpty || parts.1.isEmpty ? 0 : parts.1.lowerBound & ~7 }
+    private(set) var holeStart = 0, holeEnd = 0
 
     /// About to write `first` and `second` (ordered, disjoint): zeroes what
     /// the previous row left outside them. Consecutive grid rows have
@@ -62,6 +58,12 @@ struct ExpandedRow {
         zero(parts.0, except: first, second)
         zero(parts.1, except: first, second)
         parts = (first, second)
+        start = (first.isEmpty ? second.lowerBound : first.lowerBound) & ~7
+        let last = second.isEmpty ? first : second
+        end = last.isEmpty ? 0 : ((last.upperBound - 1) | 7) + 1
+        let split = !first.isEmpty && !second.isEmpty
+        holeStart = split ? (first.upperBound + 7) & ~7 : 0
+        holeEnd = split ? second.lowerBound & ~7 : 0
     }
 
     /// `expand` may write up to seven pixels past a part's end: zero those

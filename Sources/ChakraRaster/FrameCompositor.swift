@@ -87,8 +87,8 @@ public final class FrameCompositor: @unchecked Sendable {
         /// The base's last two grid rows at screen resolution (8.6 fixed
         /// point, as the row itself; alpha unused).
         let baseRows: UnsafeMutablePointer<ExpandedRows>
-        /// Twice the difference of the base's grid rows `row` and `row` + 1,
-        /// expanded: the step of the vertical interpolation between them.
+        /// The step per output row from the base's grid row `row` to `row`
+        /// + 1, expanded (`chakra_base_step`).
         let baseStep: UnsafeMutablePointer<ExpandedRow>
         /// The same for the plain base of a folded frame (`Folding`).
         let plainRows: UnsafeMutablePointer<ExpandedRows>
@@ -101,6 +101,8 @@ public final class FrameCompositor: @unchecked Sendable {
         let overlayRows: UnsafeMutablePointer<chakra_overlay_row>
         let edges: UnsafeMutablePointer<Int>
         let active: UnsafeMutablePointer<UnsafePointer<chakra_overlay_row>?>
+        /// A band's overlays that may have content on its rows, in order.
+        let candidates: UnsafeMutablePointer<Int>
         /// A row's sharp content's spans (start and end in turn), and the
         /// most a painter may give.
         let sharpSpans: UnsafeMutablePointer<Int>
@@ -117,6 +119,7 @@ public final class FrameCompositor: @unchecked Sendable {
             edges = .allocate(capacity: 4 * overlays + 2 + 2 * Self.sharpCapacity)
             sharpSpans = .allocate(capacity: 2 * Self.sharpCapacity)
             active = .allocate(capacity: overlays)
+            candidates = .allocate(capacity: overlays)
             cells = ExpandedRow(width: gridWidth + 16)
             baseRows = .allocate(capacity: 1)
             baseRows.initialize(to: ExpandedRows(width: width))
@@ -148,6 +151,7 @@ public final class FrameCompositor: @unchecked Sendable {
             edges.deallocate()
             sharpSpans.deallocate()
             active.deallocate()
+            candidates.deallocate()
             row.deallocate()
             gridRow.deallocate()
             packed.deallocate()
@@ -248,6 +252,18 @@ public final class FrameCompositor: @unchecked Sendable {
         let roles = folding?.roles
         let packsWords = output.format == .xrgb8888 || output.format == .argb8888 || output.format == .xbgr8888
         let streams = chakra_stream_available() != 0
+        // The overlays shown whose grid reaches these rows: most lie in a
+        // few bands of the screen, and asking each for each row cost the
+        // heart a call per overlay and row.
+        var candidateCount = 0
+        for k in 0..<overlays.count where opacities[k] > 0 {
+            let view = s.views[k]
+            let top = view.originY, bottom = view.originY + view.height * view.factor
+            if top < rows.upperBound && bottom > rows.lowerBound {
+                s.candidates[candidateCount] = k
+                candidateCount += 1
+            }
+        }
         for y in rows {
             var baseRow = still?.row(at: y)
                 ?? baseRowAt(baseView, y: y, width: width, frame: frame, rows: s.baseRows, step: s.baseStep, scratch: s)
@@ -268,7 +284,8 @@ public final class FrameCompositor: @unchecked Sendable {
             // of those come before it.
             var underAny = false
             if let roles {
-                for k in 0..<overlays.count where opacities[k] > 0 {
+                for c in 0..<candidateCount {
+                    let k = s.candidates[c]
                     let role = roles[k]
                     if role == .folded && !underAny { continue }
                     if overlayRow(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s,
@@ -279,7 +296,8 @@ public final class FrameCompositor: @unchecked Sendable {
                     }
                 }
             } else {
-                for k in 0..<overlays.count where opacities[k] > 0 {
+                for c in 0..<candidateCount {
+                    let k = s.candidates[c]
                     if overlayRow(k, s.views[k], opacity: opacities[k], y: y, frame: frame, width: width, scratch: s,
                                   into: &s.overlayRows[Int(count)]) {
                         count += 1
@@ -323,7 +341,7 @@ public final class FrameCompositor: @unchecked Sendable {
             // (a zero step). Composing into that same row reads each group
             // before it writes it.
             var painted = chakra_base_row(red: s.row.red, green: s.row.green, blue: s.row.blue,
-                                          stepRed: s.row.red, stepGreen: s.row.green, stepBlue: s.row.blue, q: 0)
+                                          stepRed: s.row.red, stepGreen: s.row.green, stepBlue: s.row.blue, k: 0)
             return withUnsafePointer(to: &painted) { painted in
                 sharp.row = painted
                 chakra_compose_row_sharp(&base, s.overlayRows, count, &out, width, s.edges, s.active, &sharp)
@@ -392,11 +410,11 @@ public final class FrameCompositor: @unchecked Sendable {
 
     /// The base at screen row y as the fused loop takes it: the vertical
     /// interpolation of its two grid rows around y, each expanded to screen
-    /// pixels once (`baseRows`), with the same exact fixed-point step as the
-    /// horizontal one, a + (2d·k/f) >> 1, the doubled difference 2d kept per
-    /// pair of grid rows (`baseStep`): per group of eight a product and an
-    /// add per channel, where expanding every screen row horizontally paid
-    /// a grid interval's setup every f pixels.
+    /// pixels once (`baseRows`), and row k of the interval the upper row
+    /// plus k times the rounded step per row, kept per pair of grid rows
+    /// (`baseStep`, `chakra_base_step`): per group of eight a multiply-add
+    /// per channel, where expanding every screen row horizontally paid a
+    /// grid interval's setup every f pixels.
     private func baseRowAt(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, rows: UnsafeMutablePointer<ExpandedRows>,
                            step: UnsafeMutablePointer<ExpandedRow>, scratch s: Scratch) -> chakra_base_row {
         let f = base.factor
@@ -407,30 +425,31 @@ public final class FrameCompositor: @unchecked Sendable {
         let a = rows.pointee.slot(for: j, keeping: j + 1, frame: frame) { expandBaseRow(base, &$0, j, width: width, scratch: s) }
         if k == 0 {
             // A grid row: its values, times a zero step.
-            return chakra_base_row(red: a.red, green: a.green, blue: a.blue, stepRed: a.red, stepGreen: a.green, stepBlue: a.blue, q: 0)
+            return chakra_base_row(red: a.red, green: a.green, blue: a.blue, stepRed: a.red, stepGreen: a.green, stepBlue: a.blue, k: 0)
         }
+        let b = rows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandBaseRow(base, &$0, j + 1, width: width, scratch: s) }
         if step.pointee.row != j || step.pointee.frame != frame {
-            let b = rows.pointee.slot(for: j + 1, keeping: j, frame: frame) { expandBaseRow(base, &$0, j + 1, width: width, scratch: s) }
-            difference(a.red, b.red, into: step.pointee.red, count: width)
-            difference(a.green, b.green, into: step.pointee.green, count: width)
-            difference(a.blue, b.blue, into: step.pointee.blue, count: width)
+            chakra_base_step(a.red, b.red, step.pointee.red, width, Int32(f))
+            chakra_base_step(a.green, b.green, step.pointee.green, width, Int32(f))
+            chakra_base_step(a.blue, b.blue, step.pointee.blue, width, Int32(f))
             (step.pointee.row, step.pointee.frame) = (j, frame)
         }
-        let d = step.pointee
-        return chakra_base_row(red: a.red, green: a.green, blue: a.blue, stepRed: d.red, stepGreen: d.green, stepBlue: d.blue,
-                               q: Int16(truncatingIfNeeded: k * ((32768 + f / 2) / f)))
+        return Self.stepped(a.red, a.green, a.blue, b.red, b.green, b.blue, step: step.pointee, k: k, factor: f)
     }
 
-    /// b − a over `count` pixels (whole groups of eight) as `mulhiDoubling`
-    /// takes it. Base values are 0...16320, so the doubled difference fits
-    /// 16 bits.
-    private func difference(_ a: UnsafeMutablePointer<Int16>, _ b: UnsafeMutablePointer<Int16>, into out: UnsafeMutablePointer<Int16>,
-                            count: Int) {
-        var x = 0
-        while x < count {
-            storeLanes(doubling(loadLanes(b + x) &- loadLanes(a + x)), out + x)
-            x &+= 8
+    /// Row k (0 < k < f) of a grid interval from its rounded step: from the
+    /// nearer of its two grid rows, so the step's rounding is multiplied by
+    /// at most f/2 (`chakra_base_step`).
+    @inline(__always)
+    static func stepped(_ red: UnsafeMutablePointer<Int16>, _ green: UnsafeMutablePointer<Int16>, _ blue: UnsafeMutablePointer<Int16>,
+                        _ nextRed: UnsafeMutablePointer<Int16>, _ nextGreen: UnsafeMutablePointer<Int16>, _ nextBlue: UnsafeMutablePointer<Int16>,
+                        step: ExpandedRow, k: Int, factor f: Int) -> chakra_base_row {
+        if 2 * k <= f {
+            return chakra_base_row(red: red, green: green, blue: blue, stepRed: step.red, stepGreen: step.green, stepBlue: step.blue,
+                                   k: Int16(truncatingIfNeeded: k))
         }
+        return chakra_base_row(red: nextRed, green: nextGreen, blue: nextBlue, stepRed: step.red, stepGreen: step.green,
+                               stepBlue: step.blue, k: Int16(truncatingIfNeeded: k - f))
     }
 
     /// `base`, which must not change from here on, expanded once for
@@ -438,8 +457,7 @@ public final class FrameCompositor: @unchecked Sendable {
     public func still(_ base: Surface, width: Int) -> StillBase {
         precondition(width <= maxWidth)
         let view = base.view, s = scratch[0]
-        return StillBase(surface: base, width: width, fill: { j, row in self.expandBaseRow(view, &row, j, width: width, scratch: s) },
-                         difference: { a, b, out in self.difference(a, b, into: out, count: width) })
+        return StillBase(surface: base, width: width) { j, row in self.expandBaseRow(view, &row, j, width: width, scratch: s) }
     }
 
     /// Grid row j of the base expanded over screen pixels [0, width).

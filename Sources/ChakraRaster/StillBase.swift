@@ -17,12 +17,11 @@ public final class StillBase: @unchecked Sendable {
     let width: Int
     /// Lanes per plane (the row width padded as `FixedRow` pads it).
     private let stride: Int
-    /// Per grid row j, six planes: red, green, blue, then the doubled step
-    /// to row j + 1 (zero for the last row).
+    /// Per grid row j, six planes: red, green, blue, then the step per
+    /// output row to row j + 1 (`chakra_base_step`; zero for the last row).
     private let planes: UnsafeMutablePointer<Int16>
 
-    init(surface: Surface, width: Int, fill: (_ j: Int, _ row: inout ExpandedRow) -> Void,
-         difference: (_ a: UnsafeMutablePointer<Int16>, _ b: UnsafeMutablePointer<Int16>, _ out: UnsafeMutablePointer<Int16>) -> Void) {
+    init(surface: Surface, width: Int, fill: (_ j: Int, _ row: inout ExpandedRow) -> Void) {
         (self.surface, self.width) = (surface, width)
         stride = FixedRow.paddedLength(width)
         let rows = surface.height
@@ -40,7 +39,7 @@ public final class StillBase: @unchecked Sendable {
         for j in 0..<max(rows - 1, 0) {
             let a = planes + j * 6 * stride, b = a + 6 * stride
             for channel in 0..<3 {
-                difference(a + channel * stride, b + channel * stride, a + (3 + channel) * stride)
+                chakra_base_step(a + channel * stride, b + channel * stride, a + (3 + channel) * stride, stride, Int32(surface.factor))
             }
         }
     }
@@ -58,9 +57,15 @@ public final class StillBase: @unchecked Sendable {
         let a = planes + j * 6 * stride
         let (red, green, blue) = (UnsafePointer(a), UnsafePointer(a + stride), UnsafePointer(a + 2 * stride))
         if k == 0 {
-            return chakra_base_row(red: red, green: green, blue: blue, stepRed: red, stepGreen: green, stepBlue: blue, q: 0)
+            return chakra_base_row(red: red, green: green, blue: blue, stepRed: red, stepGreen: green, stepBlue: blue, k: 0)
         }
-        return chakra_base_row(red: red, green: green, blue: blue, stepRed: a + 3 * stride, stepGreen: a + 4 * stride,
-                               stepBlue: a + 5 * stride, q: Int16(truncatingIfNeeded: k * ((32768 + f / 2) / f)))
+        let b = a + 6 * stride
+        if 2 * k <= f {
+            return chakra_base_row(red: red, green: green, blue: blue, stepRed: a + 3 * stride, stepGreen: a + 4 * stride,
+                                   stepBlue: a + 5 * stride, k: Int16(truncatingIfNeeded: k))
+        }
+        // From the nearer grid row, as `FrameCompositor.stepped`.
+        return chakra_base_row(red: b, green: b + stride, blue: b + 2 * stride, stepRed: a + 3 * stride, stepGreen: a + 4 * stride,
+                               stepBlue: a + 5 * stride, k: Int16(truncatingIfNeeded: k - f))
     }
 }

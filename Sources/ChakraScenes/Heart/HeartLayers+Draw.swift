@@ -32,18 +32,16 @@ extension HeartLayers {
     /// transparent horizontal gradient, blurred by 39u: its blur is the
     /// product of a blurred triangle in x and a blurred box in y, exact.
     private func drawBands(_ state: HeartState) {
-        let sigma = P.Bands.blur * u
         let w = base.width, h = base.height
         for (b, band) in P.Bands.items.enumerated() {
             let translate = state.bands[b].translate
             let top = band.topFraction * layout.height + translate.y * band.heightFraction * layout.height
-            let bottom = top + band.heightFraction * layout.height
-            let left = translate.x * layout.width, right = left + layout.width
+            let left = translate.x * layout.width
             for i in 0..<w {
-                bandX[b * w + i] = Float(PiecewiseLinearProfile.blurredTriangle(at: Double(base.screenX(i)), from: left, to: right, sigma: sigma))
+                bandX[b * w + i] = bandAcross.value(at: Double(base.screenX(i)) - left)
             }
             for j in 0..<h {
-                bandY[b * h + j] = Float(PiecewiseLinearProfile.blurredBox(at: Double(base.screenY(j)), from: top, to: bottom, sigma: sigma))
+                bandY[b * h + j] = bandDown[b].value(at: Double(base.screenY(j)) - top)
             }
         }
         let count = P.Bands.items.count

@@ -28,6 +28,11 @@ final class HeartLayers: @unchecked Sendable {
     var mistKeyIndex: (Int?, Int?) = (nil, nil)
     let bandX: UnsafeMutablePointer<Float>   // bands × base.width
     let bandY: UnsafeMutablePointer<Float>   // bands × base.height
+    /// A band's blurred triangle across the screen, by distance from its
+    /// left end, and each band's blurred box down it, by distance from its
+    /// top: the bands drift, their blurred shapes stay (`drawBands`).
+    let bandAcross: SampledProfile
+    let bandDown: [SampledProfile]
     let particles: [Surface]
     let ring: Surface
     /// The glow (animated blur, brightness and opacity), on the folded
@@ -106,6 +111,18 @@ final class HeartLayers: @unchecked Sendable {
         bandY = .allocate(capacity: bandCount * base.height)
         bandX.initialize(repeating: 0, count: bandCount * base.width)
         bandY.initialize(repeating: 0, count: bandCount * base.height)
+        // Sampled σ/16 apart out to 6σ past each end, where they are zero.
+        let bandSigma = P.Bands.blur * layout.u
+        let (across, down) = (layout.width, layout.height)
+        bandAcross = SampledProfile(from: -6 * bandSigma, through: across + 6 * bandSigma, step: bandSigma / 16) {
+            PiecewiseLinearProfile.blurredTriangle(at: $0, from: 0, to: across, sigma: bandSigma)
+        }
+        bandDown = P.Bands.items.map { band in
+            let height = band.heightFraction * down
+            return SampledProfile(from: -6 * bandSigma, through: height + 6 * bandSigma, step: bandSigma / 16) {
+                PiecewiseLinearProfile.blurredBox(at: $0, from: 0, to: height, sigma: bandSigma)
+            }
+        }
         mistStops = GradientStops([GradientStop(0, .zero), GradientStop(Float(P.Mist.stopOffsets[1]), RGBA(premultiplied(P.Mist.indigo))),
                                    GradientStop(Float(P.Mist.stopOffsets[2]), .zero), GradientStop(Float(P.Mist.stopOffsets[3]), .zero)])
 
