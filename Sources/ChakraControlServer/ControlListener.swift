@@ -64,15 +64,20 @@ public final class ControlListener: @unchecked Sendable {
     public static func activated(environment: [String: String], pid: pid_t = getpid()) throws(ControlSocketError) -> ControlListener? {
         guard let pidText = environment["LISTEN_PID"], pid_t(pidText) == pid,
               let count = environment["LISTEN_FDS"].flatMap({ Int($0) }), count >= 1 else { return nil }
-        let fd: Int32 = 3   // SD_LISTEN_FDS_START
+        return try activated(descriptor: 3)   // SD_LISTEN_FDS_START
+    }
+
+    /// The passed descriptor `fd` as the listener (chakrad.socket's, or
+    /// the `control` socket a previous chakrad left in systemd's store).
+    public static func activated(descriptor fd: Int32) throws(ControlSocketError) -> ControlListener {
         guard UnixSocket.option(fd, SO_DOMAIN) == AF_UNIX, UnixSocket.option(fd, SO_TYPE) == Int32(SOCK_STREAM.rawValue),
               UnixSocket.option(fd, SO_ACCEPTCONN) == 1 else {
-            throw ControlSocketError("socket activation: fd 3 is not a listening Unix stream socket (use ListenStream= and Accept=no in chakrad.socket)")
+            throw ControlSocketError("socket activation: fd \(fd) is not a listening Unix stream socket (use ListenStream= and Accept=no in chakrad.socket)")
         }
         do {
             try Descriptor.setNonBlockingCloseOnExec(fd)
         } catch {
-            throw ControlSocketError("socket activation: fd 3: \(error)")
+            throw ControlSocketError("socket activation: fd \(fd): \(error)")
         }
         return ControlListener(descriptor: fd, path: UnixSocket.boundPath(of: fd), activated: true, madeInode: nil)
     }

@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraContinuity
 import ChakraControlServer
 import ChakraDisplay
 import ChakraSystem
@@ -34,10 +35,15 @@ public final class Daemon: Sendable {
     /// unknown connector) or the loop fails; the screen is restored either way.
     public func run() throws {
         let start = MonotonicClock.now()
+        let environment = ProcessInfo.processInfo.environment
+        // First: until the passed descriptors are ours (close-on-exec, the
+        // variables cleared), descriptors from 3 on are systemd's, and
+        // nothing else may be opened (docs/seams.md).
+        var passed = adoptPassedDescriptors(environment)
         // Before any thread exists (the scene's workers): see SignalSource.
         let signals = try SignalSource(signals: FrameLoop.signalsHandled)
         control.publish(DaemonStatus(starting: configuration, at: start))
-        let listener = try openControlListener()
+        let listener = try openControlListener(passed: &passed.descriptors)
         // Only once no other chakrad answers on the socket (that one owns
         // the session log: a second writer could cut or compact it under
         // it), and before the server, which answers `stats` from it. A log
@@ -58,7 +64,15 @@ public final class Daemon: Sendable {
             server?.stop()
             if let path = server?.listener.path { logger.info("control: stopped listening on \(path)") }
         }
-        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, logger: logger)
+        let notifier = SystemdNotifier(environment: environment, logger: logger)
+        let continuity = ContinuityStart.take(from: &passed.descriptors, adoptError: passed.error, notifier: notifier, logger: logger)
+        // What this version does not take over leaves the process, and
+        // systemd's store too (a DRM master systemd kept would keep the
+        // card's next open from becoming master), before the output opens.
+        letGoOfUnused(&passed.descriptors, notifier: notifier)
+        var starting = DaemonStatus(starting: configuration, at: start)
+        starting.start = continuity.report
+        control.publish(starting)
         let output = try OutputFactory.open(configuration.output, options: configuration.outputOptions, logger: logger) { limit in
             // The unit's TimeoutStartSec= counts from the start: the wait,
             // and the start after it, get their own time.
@@ -77,7 +91,7 @@ public final class Daemon: Sendable {
         }
         let loop = try FrameLoop(output: output, terminal: terminal, signals: signals, control: control, notifier: notifier,
                                  sessions: sessions, configuration: configuration, configReader: configReader, startTime: start,
-                                 logger: logger)
+                                 continuity: continuity, logger: logger)
         logger.info("scene: \(loop.core.sceneName) at \(loop.core.scene.width)x\(loop.core.scene.height), rotation \(configuration.rotation.rawValue)°, \(describe(loop.core.pacing.pacer))")
         defer {
             // STOPPING=1 first: systemd learns at once that the exit is wanted.
@@ -97,13 +111,11 @@ public final class Daemon: Sendable {
     /// matters more. But when another process answers on the path, another
     /// chakrad most likely has the screen: this one stops before it touches
     /// the output or the session log (`DaemonStartError.socketInUse`).
-    private func openControlListener() throws(DaemonStartError) -> ControlListener? {
-        let environment = ProcessInfo.processInfo.environment
+    private func openControlListener(passed: inout PassedDescriptors) throws(DaemonStartError) -> ControlListener? {
         do {
-            if let activated = try ControlListener.activated(environment: environment) {
-                // sd_listen_fds(unset_environment: true): no thread exists yet.
-                for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
-                logger.info("control: listening on \(activated.path ?? "fd 3") (from systemd)")
+            if let fd = Self.takeListeningSocket(from: &passed) {
+                let activated = try ControlListener.activated(descriptor: fd)
+                logger.info("control: listening on \(activated.path ?? "fd \(fd)") (from systemd)")
                 return activated
             } else if let settings = configuration.control, let path = settings.socket {
                 let listener = try ControlListener.bind(path: path, mode: settings.mode, group: settings.group)
@@ -116,6 +128,41 @@ public final class Daemon: Sendable {
             if error.inUse { throw .socketInUse(error.description) }
             logger.error("control: \(error); running without the control socket")
             return nil
+        }
+    }
+
+    /// The descriptors passed, adopted; on an error, none (the error says
+    /// which were closed) and the error for the status.
+    private func adoptPassedDescriptors(_ environment: [String: String]) -> (descriptors: PassedDescriptors, error: PassedDescriptorsError?) {
+        do {
+            let passed = try PassedDescriptors.adopt(environment: environment)
+            if !passed.isEmpty { logger.info("systemd passed: \(passed.names.joined(separator: ", "))") }
+            return (passed, nil)
+        } catch {
+            logger.warning("systemd's passed descriptors: \(error); starting fresh")
+            return (.none, error)
+        }
+    }
+
+    /// The control socket among the passed descriptors: chakrad.socket's
+    /// (named by its FileDescriptorName=, by default "chakrad.socket"; any
+    /// name chakrad does not store), else none.
+    static func takeListeningSocket(from passed: inout PassedDescriptors) -> Int32? {
+        let own = Set(StoredDescriptors.all.map(\.text))
+        guard let name = passed.names.first(where: { !own.contains($0) }) else { return nil }
+        let fds = passed.take(name)
+        for extra in fds.dropFirst() { Descriptor.close(extra) }
+        return fds.first
+    }
+
+    /// Closes what nobody took; a name chakrad stores but this version did
+    /// not use also leaves systemd's store.
+    private func letGoOfUnused(_ passed: inout PassedDescriptors, notifier: SystemdNotifier?) {
+        let closed = passed.closeRemaining()
+        guard !closed.isEmpty else { return }
+        logger.info("systemd passed descriptors not used here, closed: \(closed.map(\.name).joined(separator: ", "))")
+        for name in StoredDescriptors.all where closed.contains(where: { $0.name == name.text }) {
+            do { try notifier?.removeStored(name) } catch { logger.warning("continuity: \(error)") }
         }
     }
 
