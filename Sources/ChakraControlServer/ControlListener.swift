@@ -33,6 +33,10 @@ public final class ControlListener: @unchecked Sendable {
     /// Held while this listener owns its path (nil: activated).
     private let lock: FileLock?
     private var closed = false
+    /// The socket is in systemd's file descriptor store for the next
+    /// chakrad: closing leaves the file at the path (the store's copy
+    /// still listens there).
+    private var keepsPath = false
 
     private init(descriptor: Int32, path: String?, activated: Bool, madeInode: (dev: UInt, ino: UInt)?, lock: FileLock? = nil) {
         (self.descriptor, self.path, self.activated, self.madeInode, self.lock) = (descriptor, path, activated, madeInode, lock)
@@ -50,10 +54,19 @@ public final class ControlListener: @unchecked Sendable {
         closed = true
         Descriptor.close(descriptor)
         defer { lock?.release() }
-        guard let path, let made = madeInode, let info = try? FileSystem.lstat(path) else { return }
+        guard !keepsPath, let path, let made = madeInode, let info = try? FileSystem.lstat(path) else { return }
         if (info.st_mode & S_IFMT) == S_IFSOCK, UInt(info.st_dev) == made.dev, UInt(info.st_ino) == made.ino {
             try? FileSystem.unlink(path)
         }
+    }
+
+    /// The socket went into systemd's file descriptor store: `close`
+    /// leaves its file, so the next chakrad, handed the same socket, is
+    /// reached at the same path, and clients connecting between the two
+    /// wait in its backlog. After a stop for good (the store flushed) the
+    /// file is stale, and the next bind replaces it.
+    public func keepPathForNextProcess() {
+        keepsPath = true
     }
 
     // MARK: systemd socket activation

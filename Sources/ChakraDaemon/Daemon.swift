@@ -42,8 +42,21 @@ public final class Daemon: Sendable {
         var passed = adoptPassedDescriptors(environment)
         // Before any thread exists (the scene's workers): see SignalSource.
         let signals = try SignalSource(signals: FrameLoop.signalsHandled)
-        control.publish(DaemonStatus(starting: configuration, at: start))
         let listener = try openControlListener(passed: &passed.descriptors)
+        let notifier = SystemdNotifier(environment: environment, logger: logger)
+        let continuity = ContinuityStart.take(from: &passed.descriptors, adoptError: passed.error, notifier: notifier, logger: logger)
+        if let listener, let notifier, continuity.saver != nil { storeControlSocket(listener, notifier: notifier) }
+        // What this version does not take over leaves the process, and
+        // systemd's store too (a DRM master systemd kept would keep the
+        // card's next open from becoming master), before the output opens.
+        letGoOfUnused(&passed.descriptors, notifier: notifier)
+        var starting = DaemonStatus(starting: configuration, at: start)
+        starting.start = continuity.report
+        // Before the server answers: a request answered before the first
+        // frame (one that waited through a restart) sees how this process
+        // started and the scene being continued.
+        if let record = continuity.record { starting.scene = record.scene }
+        control.publish(starting)
         // Only once no other chakrad answers on the socket (that one owns
         // the session log: a second writer could cut or compact it under
         // it), and before the server, which answers `stats` from it. A log
@@ -64,15 +77,6 @@ public final class Daemon: Sendable {
             server?.stop()
             if let path = server?.listener.path { logger.info("control: stopped listening on \(path)") }
         }
-        let notifier = SystemdNotifier(environment: environment, logger: logger)
-        let continuity = ContinuityStart.take(from: &passed.descriptors, adoptError: passed.error, notifier: notifier, logger: logger)
-        // What this version does not take over leaves the process, and
-        // systemd's store too (a DRM master systemd kept would keep the
-        // card's next open from becoming master), before the output opens.
-        letGoOfUnused(&passed.descriptors, notifier: notifier)
-        var starting = DaemonStatus(starting: configuration, at: start)
-        starting.start = continuity.report
-        control.publish(starting)
         let output = try OutputFactory.open(configuration.output, options: configuration.outputOptions, logger: logger) { limit in
             // The unit's TimeoutStartSec= counts from the start: the wait,
             // and the start after it, get their own time.
@@ -113,7 +117,7 @@ public final class Daemon: Sendable {
     /// the output or the session log (`DaemonStartError.socketInUse`).
     private func openControlListener(passed: inout PassedDescriptors) throws(DaemonStartError) -> ControlListener? {
         do {
-            if let fd = Self.takeListeningSocket(from: &passed) {
+            if let fd = Self.takeListeningSocket(from: &passed, path: configuration.control?.socket) {
                 let activated = try ControlListener.activated(descriptor: fd)
                 logger.info("control: listening on \(activated.path ?? "fd \(fd)") (from systemd)")
                 return activated
@@ -144,15 +148,39 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// The control socket among the passed descriptors: chakrad.socket's
+    /// The control socket among the passed descriptors: the one the last
+    /// chakrad stored (`control`) while it is still bound at `path` (the
+    /// configured one: an edited path is bound anew, and the old socket
+    /// leaves the store with what is not used); else chakrad.socket's
     /// (named by its FileDescriptorName=, by default "chakrad.socket"; any
-    /// name chakrad does not store), else none.
-    static func takeListeningSocket(from passed: inout PassedDescriptors) -> Int32? {
+    /// name chakrad does not store); else none.
+    static func takeListeningSocket(from passed: inout PassedDescriptors, path: String?) -> Int32? {
+        let stored = passed.descriptors(named: StoredDescriptors.control.text)
+        if let fd = stored.first, path != nil, UnixSocket.boundPath(of: fd) == path {
+            let fds = passed.take(StoredDescriptors.control.text)
+            for extra in fds.dropFirst() { Descriptor.close(extra) }
+            return fd
+        }
         let own = Set(StoredDescriptors.all.map(\.text))
         guard let name = passed.names.first(where: { !own.contains($0) }) else { return nil }
         let fds = passed.take(name)
         for extra in fds.dropFirst() { Descriptor.close(extra) }
         return fds.first
+    }
+
+    /// The socket this process bound goes into systemd's store (`control`),
+    /// so the next chakrad listens on the very same socket: clients that
+    /// connect during a restart wait in its backlog instead of failing.
+    /// One passed to this process is in the store already.
+    private func storeControlSocket(_ listener: ControlListener, notifier: SystemdNotifier) {
+        guard !listener.activated else { return }
+        do {
+            // A listening socket never hangs up: nothing for systemd to poll.
+            try notifier.store([listener.descriptor], as: StoredDescriptors.control, poll: false)
+            listener.keepPathForNextProcess()
+        } catch {
+            logger.warning("control: \(error); clients wait for a restart to bind the socket again")
+        }
     }
 
     /// Closes what nobody took; a name chakrad stores but this version did

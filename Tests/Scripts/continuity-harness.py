@@ -9,12 +9,15 @@ $NOTIFY_SOCKET that keeps FDSTORE=1 descriptors by FDNAME (one copy of a
 file however often it is sent), honours FDSTOREREMOVE=1, and starts the next
 chakrad with them at 3, 4, ... and $LISTEN_FDS/$LISTEN_FDNAMES, $LISTEN_PID
 set to the child's own pid by a shell shim that execs chakrad. It checks:
-the record follows `switch`, `set` and `display`; after SIGTERM the next
+the record follows `switch`, `set` and `display`; the control socket is
+stored, stays at its path (same inode) and a client connecting between the
+two processes is answered by the next one; after SIGTERM the next
 process shows the same scene with the same settings and display mode, its
 scene time continuing exactly over the gap (the two records' clocks agree
 within 10 ms), and says `restarted-without-picture (no drm descriptor
 passed)`; after SIGKILL the last record saved is continued; a damaged
-record is a fresh start that says why. About 10 s; exit 0 and "OK" when
+record is a fresh start that says why; after a stop for good (the store
+flushed) the next start is fresh and replaces the stale socket file. About 10 s; exit 0 and "OK" when
 all hold."""
 import array, os, signal, socket, subprocess, sys, tempfile, time
 
@@ -104,10 +107,19 @@ ctl("display", "off")
 time.sleep(1.2)
 rec1 = record(); print(rec1)
 assert field(rec1, "scene") == "calm" and field(rec1, "reduce-motion") == "yes" and field(rec1, "display-mode") == "off"
+inode = os.stat(SOCK).st_ino
 p.send_signal(signal.SIGTERM); p.wait()
+pump()
+assert "control" in [n for n, _ in store], "the control socket is in the store"
+# A client during the restart: it waits in the stored socket's backlog and
+# is answered by the next process.
+waiting = subprocess.Popen([CTL, "--socket", SOCK, "status"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 time.sleep(0.5)
 rec2 = record()
 p = start()
+out, err = waiting.communicate(timeout=30)
+assert waiting.returncode == 0 and "calm" in out, (waiting.returncode, out, err)
+assert os.stat(SOCK).st_ino == inode, "the same socket at the same path"
 st = ctl("status"); print(st)
 assert "calm" in st and "restarted-without-picture (no drm descriptor passed)" in st, st
 rec3 = record(); print(rec3)
@@ -131,4 +143,14 @@ p = start()
 st = ctl("status"); print(st)
 assert "restarted-without-picture (the state record is damaged" in st and "heart" in st, st
 p.send_signal(signal.SIGTERM); p.wait()
+# A stop for good: systemd flushes the store. The socket file left at the
+# path is stale; the next start replaces it and starts fresh.
+pump()
+for _, f in store: os.close(f)
+store.clear()
+p = start()
+st = ctl("status"); print(st)
+assert "started        fresh" in st and "heart" in st, st
+p.send_signal(signal.SIGTERM); p.wait()
+assert "replaced the stale socket" in open(LOG).read()
 print("OK (log: %s)" % LOG)
