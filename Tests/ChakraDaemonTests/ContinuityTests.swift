@@ -157,6 +157,15 @@ struct ContinuityTests {
         #expect(driver.core.configuration.scene == "heart")
     }
 
+    @Test("a record's low power caps the pace from the first frame")
+    func startLowPower() throws {
+        var record = ContinuationRecord(takenAt: 90, scene: "heart", sceneTime: 1)
+        record.settings.lowPower = true
+        let driver = try CoreDriver(continuing: record) { $0.fps = 60 }
+        #expect(driver.core.configuration.settings.lowPower)
+        #expect(abs(driver.core.pacing.pacer.frameInterval - 1.0 / driver.core.configuration.lowPowerFPS) < 1e-9)
+    }
+
     @Test("a paused record stays paused at its time")
     func startPaused() throws {
         let record = ContinuationRecord(takenAt: 50, scene: "drift", sceneTime: 7, paused: true)

@@ -79,7 +79,8 @@ public final class DaemonCore {
         screen = ScreenPowerKeeper(backlight: backlight, start: startTime, tallies: tallies, outbox: outbox, logger: logger)
         hours = OpeningHours(timeZone: timeZone)
         exercise = ExerciseTracker(tallies: tallies, outbox: outbox, logger: logger)
-        pacing = Pacing(display: display, configuration: configuration, watchdogInterval: watchdogInterval, start: startTime, logger: logger)
+        // `first`: a low power set at run time caps the pace from the start.
+        pacing = Pacing(display: display, configuration: first, watchdogInterval: watchdogInterval, start: startTime, logger: logger)
         scenes.replaced = { [unowned self] old in sceneReplaced(old) }
         if let record { continueClockAndScreen(record) }
     }
