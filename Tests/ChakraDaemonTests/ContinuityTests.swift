@@ -166,6 +166,40 @@ struct ContinuityTests {
         #expect(abs(driver.core.pacing.pacer.frameInterval - 1.0 / driver.core.configuration.lowPowerFPS) < 1e-9)
     }
 
+    @Test("a screen the idle timers had blanked stays dark through a restart; one that was on comes on")
+    func startIdleDark() throws {
+        func driver(display: ContinuationRecord.DisplayPower) throws -> CoreDriver {
+            var record = ContinuationRecord(takenAt: 90, scene: "heart", sceneTime: 1)
+            record.display = display
+            return try CoreDriver(continuing: record) {
+                $0.config.lowPower.enabled = true
+                $0.config.lowPower.blankAfter = 60
+            }
+        }
+        let dark = try driver(display: .off)
+        dark.run(until: 101)
+        #expect(dark.core.screen.screen.power == .off && dark.displayPowers == [false])
+        #expect(dark.plans.allSatisfy { $0.plan.content.isBlack }, "only the black frame, no scene")
+        let lit = try driver(display: .on)
+        lit.run(until: 101)
+        #expect(lit.core.screen.screen.power == .on && lit.displayPowers.isEmpty)
+        // The timers run from the start again for a screen that was on.
+        lit.run(until: 160.5)
+        #expect(lit.core.screen.screen.power == .off)
+    }
+
+    @Test("how idle a restarted screen goes on from: only what the idle timers could have done")
+    func idleToContinue() {
+        let both = IdlePolicy(dimAfter: 60, blankAfter: 300)
+        #expect(both.idleToContinue(display: .dimmed, lowPower: true) == 60)
+        #expect(both.idleToContinue(display: .blanked, lowPower: true) == 300)
+        #expect(both.idleToContinue(display: .normal, lowPower: true) == nil)
+        #expect(both.idleToContinue(display: .blanked, lowPower: false) == nil, "without low power the timers do nothing")
+        #expect(IdlePolicy(dimAfter: 0, blankAfter: 30).idleToContinue(display: .dimmed, lowPower: true) == nil)
+        #expect(IdlePolicy(dimAfter: 100, blankAfter: 50).idleToContinue(display: .dimmed, lowPower: true) == nil, "never dims")
+        #expect(IdlePolicy(dimAfter: 60, blankAfter: 0).idleToContinue(display: .blanked, lowPower: true) == nil)
+    }
+
     @Test("a paused record stays paused at its time")
     func startPaused() throws {
         let record = ContinuationRecord(takenAt: 50, scene: "drift", sceneTime: 7, paused: true)

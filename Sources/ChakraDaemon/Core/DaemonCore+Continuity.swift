@@ -98,9 +98,10 @@ extension DaemonCore {
     }
 
     /// The scene's clock where the record left it (plus the gap), the
-    /// brightness and the display mode the hand set. The screen's power
-    /// is decided again (the schedule, the idle timers): a screen off by
-    /// hand stays off through the mode. An exercise under way is not
+    /// brightness and the display mode the hand set, the idle timers as
+    /// far on as the screen was dimmed or blanked by them. The screen's
+    /// power is then decided again (the schedule, the idle timers, the
+    /// hand's mode): a dark kiosk stays dark. An exercise under way is not
     /// resumed: the last process recorded it as interrupted, and the
     /// spiral waits for a new one.
     func continueClockAndScreen(_ record: ContinuationRecord) {
@@ -118,6 +119,11 @@ extension DaemonCore {
         }
         if let mode = DisplayPowerMode(rawValue: record.displayMode.rawValue), mode != .auto {
             _ = screen.setMode(mode, now: now)
+        }
+        // A screen the idle timers had dimmed or blanked stays so.
+        let idleState: PowerState = record.display == .off ? .blanked : record.display == .dimmed ? .dimmed : .normal
+        if record.displayMode == .auto, let idle = idlePolicy.idleToContinue(display: idleState, lowPower: configuration.settings.lowPower) {
+            screen.continueIdle(idle, now: now)
         }
         if let spiral = record.spiral, spiral.state != .idle, spiral.state != .completed {
             logger.info("continuity: the exercise (\(spiral.state.rawValue)) is not resumed; the spiral waits for a new one")
