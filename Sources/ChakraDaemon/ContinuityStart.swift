@@ -27,11 +27,11 @@ final class ContinuityStart {
     static func take(from passed: inout PassedDescriptors, adoptError: PassedDescriptorsError?, notifier: SystemdNotifier?,
                      logger: Logger) -> ContinuityStart {
         let stored = passed.names.filter { StoredDescriptors.all.map(\.text).contains($0) }
-        var states = passed.take(StoredDescriptors.state.text)
-        // Names need not be unique: a second record is an old one.
+        let states = passed.take(StoredDescriptors.state.text)
+        // Names need not be unique, but chakrad keeps one record (it reuses
+        // the descriptor passed): the first is read, any other closed.
         for extra in states.dropFirst() { Descriptor.close(extra) }
         let stateFD = states.first
-        states = []
         var record: Result<ContinuationRecord, ContinuationStoreError>?
         if let stateFD { record = Result { () throws(ContinuationStoreError) in try ContinuationStore.read(from: stateFD) } }
         let report = StartDecision.report(storedNames: stored, adoptError: adoptError?.description, record: record.map(outcome),
