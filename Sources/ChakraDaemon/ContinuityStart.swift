@@ -10,15 +10,28 @@ import ChakraSystem
 final class ContinuityStart {
     /// The record to continue from; nil: a fresh start.
     let record: ContinuationRecord?
-    let report: StartReport
+    /// How the process started; `picture` says what became of the screen
+    /// once the output is open.
+    private(set) var report: StartReport
     /// Where the core's records go; nil without systemd's store.
     let saver: ContinuationSaver?
+    /// The DRM device the last process left (`drm`), for the output.
+    var drm: Int32?
+    /// What the report is made of (`StartDecision`).
+    private let storedNames: [String], adoptError: String?, recordOutcome: StartDecision.Record?
 
-    init(record: ContinuationRecord?, report: StartReport, saver: ContinuationSaver?) {
-        (self.record, self.report, self.saver) = (record, report, saver)
+    init(record: ContinuationRecord?, saver: ContinuationSaver?, storedNames: [String] = [], adoptError: String? = nil,
+         recordOutcome: StartDecision.Record? = nil) {
+        (self.record, self.saver, self.storedNames, self.adoptError, self.recordOutcome) = (record, saver, storedNames, adoptError, recordOutcome)
+        report = StartDecision.report(storedNames: storedNames, adoptError: adoptError, record: recordOutcome, picture: .notPassed)
     }
 
-    static var none: ContinuityStart { ContinuityStart(record: nil, report: .fresh, saver: nil) }
+    static var none: ContinuityStart { ContinuityStart(record: nil, saver: nil) }
+
+    /// What became of the screen passed on: the report says so.
+    func picture(_ picture: StartDecision.Picture) {
+        report = StartDecision.report(storedNames: storedNames, adoptError: adoptError, record: recordOutcome, picture: picture)
+    }
 
     /// Reads the `state` record out of `passed` (taking it), and keeps the
     /// record from now on in the same memory file (systemd still holds
@@ -34,8 +47,6 @@ final class ContinuityStart {
         let stateFD = states.first
         var record: Result<ContinuationRecord, ContinuationStoreError>?
         if let stateFD { record = Result { () throws(ContinuationStoreError) in try ContinuationStore.read(from: stateFD) } }
-        let report = StartDecision.report(storedNames: stored, adoptError: adoptError?.description, record: record.map(outcome),
-                                          picture: .notPassed)
         var continued: ContinuationRecord?
         switch record {
         case .success(let read)?:
@@ -46,10 +57,14 @@ final class ContinuityStart {
         case nil:
             break
         }
-        logger.info("continuity: start \(report.summary)")
+        let kept = continued
+        func start(saver: ContinuationSaver?) -> ContinuityStart {
+            ContinuityStart(record: kept, saver: saver, storedNames: stored, adoptError: adoptError?.description,
+                            recordOutcome: record.map(outcome))
+        }
         guard let notifier else {
             if let stateFD { Descriptor.close(stateFD) }
-            return ContinuityStart(record: continued, report: report, saver: nil)
+            return start(saver: nil)
         }
         // The same memory file again, unless it was not one (then a new
         // one, and the old one leaves the store).
@@ -61,10 +76,10 @@ final class ContinuityStart {
         }
         do {
             let store = try ContinuationStore(notifier: notifier, reusing: reuse)
-            return ContinuityStart(record: continued, report: report, saver: ContinuationSaver(store: store, logger: logger))
+            return start(saver: ContinuationSaver(store: store, logger: logger))
         } catch {
             logger.warning("continuity: the record cannot be kept (\(error)); a restart starts fresh")
-            return ContinuityStart(record: continued, report: report, saver: nil)
+            return start(saver: nil)
         }
     }
 

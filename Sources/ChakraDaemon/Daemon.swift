@@ -49,6 +49,7 @@ public final class Daemon: Sendable {
         // What this version does not take over leaves the process, and
         // systemd's store too (a DRM master systemd kept would keep the
         // card's next open from becoming master), before the output opens.
+        if continuity.saver != nil { continuity.drm = passed.descriptors.take(StoredDescriptors.drm.text).first }
         letGoOfUnused(&passed.descriptors, notifier: notifier)
         var starting = DaemonStatus(starting: configuration, at: start)
         starting.start = continuity.report
@@ -77,20 +78,33 @@ public final class Daemon: Sendable {
             server?.stop()
             if let path = server?.listener.path { logger.info("control: stopped listening on \(path)") }
         }
-        let output = try OutputFactory.open(configuration.output, options: configuration.outputOptions, logger: logger) { limit in
+        var outputOptions = configuration.outputOptions
+        outputOptions.handedOverDRM = continuity.drm
+        let output = try OutputFactory.open(configuration.output, options: outputOptions, logger: logger) { limit in
             // The unit's TimeoutStartSec= counts from the start: the wait,
             // and the start after it, get their own time.
             notifier?.send(.extendTimeout(seconds: limit + 30), .status("waiting for udev's device events (no display yet)"))
         }
+        let keepsPicture = handOverScreen(output, continuity: continuity, notifier: notifier)
         var terminal: VirtualTerminal?
         defer {
-            // The CRTC first (while the console still keeps off the screen),
-            // then the console back in text mode.
-            output.close()
-            terminal?.restore()
+            if keepsPicture, let drm = output as? DRMOutput {
+                // Under systemd with the device stored: the last frame
+                // stays for the next process (a restart), or until systemd
+                // closes its copy (a stop for good: the kernel gives the
+                // screen back to the console, and getty@tty1 resets tty1).
+                drm.leavePictureForNextProcess()
+                terminal?.restore()
+            } else {
+                // The CRTC first (while the console still keeps off the
+                // screen), then the console back in text mode.
+                output.close()
+                terminal?.restore()
+            }
         }
         if output.usesConsole, let vt = try VirtualTerminal.open(configuration.terminal, logger: logger) {
             try vt.enterGraphics(releaseSignal: FrameLoop.releaseSignal, acquireSignal: FrameLoop.acquireSignal)
+            if keepsPicture { vt.keepGraphicsForNextProcess() }
             terminal = vt
         }
         let loop = try FrameLoop(output: output, terminal: terminal, signals: signals, control: control, notifier: notifier,
@@ -180,6 +194,35 @@ public final class Daemon: Sendable {
             listener.keepPathForNextProcess()
         } catch {
             logger.warning("control: \(error); clients wait for a restart to bind the socket again")
+        }
+    }
+
+    /// The DRM device and systemd's store (docs/seams.md): a device taken
+    /// over says whether its picture was kept (the status); one opened here
+    /// goes into the store under `drm`. True when the picture is to stay on
+    /// screen at exit (the device is in the store).
+    private func handOverScreen(_ output: DisplayOutput, continuity: ContinuityStart, notifier: SystemdNotifier?) -> Bool {
+        let drm = output as? DRMOutput
+        if let handOver = drm?.handOver {
+            switch handOver {
+            case .kept: continuity.picture(.kept)
+            case .modeset(let reason): continuity.picture(.notKept(reason))
+            }
+            return true
+        }
+        if continuity.drm != nil {
+            // Passed, but another output opened: systemd's copy must go.
+            continuity.picture(.notKept("the DRM device passed was not used"))
+            do { try notifier?.removeStored(StoredDescriptors.drm) } catch { logger.warning("continuity: \(error)") }
+        }
+        guard let drm, let notifier, continuity.saver != nil else { return false }
+        do {
+            // A DRM device does not hang up: nothing for systemd to poll.
+            try notifier.store([drm.deviceDescriptor], as: StoredDescriptors.drm, poll: false)
+            return true
+        } catch {
+            logger.warning("continuity: \(error); a restart shows the console between the two processes")
+            return false
         }
     }
 
