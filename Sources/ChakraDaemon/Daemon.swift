@@ -86,6 +86,9 @@ public final class Daemon: Sendable {
             notifier?.send(.extendTimeout(seconds: limit + 30), .status("waiting for udev's device events (no display yet)"))
         }
         let keepsPicture = handOverScreen(output, continuity: continuity, notifier: notifier)
+        // What became of the picture: known now.
+        starting.start = continuity.report
+        control.publish(starting)
         var terminal: VirtualTerminal?
         defer {
             if keepsPicture, let drm = output as? DRMOutput {

@@ -21,10 +21,12 @@ struct RunCommand: ParsableCommand {
         (or `chakractl reload`): read the configuration again; an invalid one keeps the old settings. \
         An invalid configuration file at start: its errors with key and line, exit 78. Another chakrad \
         answering on the control socket: exit 75, before the screen is touched. \
-        Under systemd (FileDescriptorStoreMax= in the unit), the scene, its time, the settings changed at run time \
-        and the display mode are kept in systemd's file descriptor store, so a restart, a crash restarted by \
-        Restart= or a watchdog restart continues the scene where it was; a stop for good starts fresh. \
-        `chakractl status` says how the process started.
+        Under systemd (FileDescriptorStoreMax= in the unit), the scene, its time, the settings changed at run time, \
+        the display mode, the control socket and the DRM device are kept in systemd's file descriptor store, so a \
+        restart, a crash restarted by Restart= or a watchdog restart continues the scene where it was: on DRM, \
+        SIGTERM then leaves the last frame on screen, and the next process flips onto it without a modeset. A stop \
+        for good starts fresh: when systemd closes its copy of the device, the kernel gives the screen back to the \
+        console. `chakractl status` says how the process started.
         """
     )
 
