@@ -3,7 +3,8 @@
 # without systemd: continuity_drm.py (the guest half, through
 # 47-continuity-drm.guest) plays systemd's file descriptor store. Checks:
 #   - each restart (after SIGTERM, after SIGKILL) takes the DRM device
-#     over without a modeset, flips onto the last frame and removes the
+#     over without a modeset (chakrad's log, and the kernel's: no atomic
+#     commit sets a mode), flips onto the last frame and removes the
 #     last process's framebuffer; status says `restarted`;
 #   - the screen between the processes, and in each of them, is the
 #     pinned heart (never the console, never black);

@@ -10,7 +10,10 @@ the same). Screendumps (QMP, by the host) go to $CHAKRA_RESULTS:
 first.png (the first process), between.png (after its SIGTERM, before the
 next starts), second.png, killed.png (after SIGKILL of the second),
 third.png, flushed.png (the store closed: a stop for good).
-Prints ok:/FAIL: lines; exit status 1 when a check failed."""
+The kernel's log (drm.debug 0x10, cleared before each start) shows the
+first process's modeset ("Set [MODE:...]", the check's own check) and none
+for the second and the third. Prints ok:/FAIL: lines; exit status 1 when
+a check failed."""
 import array, os, signal, socket, subprocess, sys, time
 
 CHAKRAD, CHAKRACTL = os.environ["CHAKRAD"], os.environ["CHAKRACTL"]
@@ -105,12 +108,32 @@ def screendump(name):
     subprocess.run([SCREENDUMP, name + ".png"], check=False, stdout=subprocess.DEVNULL)
 
 
+def kernel_log():
+    return subprocess.run(["dmesg"], capture_output=True, text=True).stdout
+
+
+def modesets(log):
+    """Atomic commits that set a CRTC's mode (drm.debug's ATOMIC category:
+    drm_atomic_set_mode_prop_for_crtc logs "Set [MODE:...]"): chakrad's
+    modeset sets MODE_ID, a page flip only the plane's FB_ID."""
+    return [l for l in log.splitlines() if "Set [MODE:" in l]
+
+
+def clear_kernel_log():
+    subprocess.run(["dmesg", "-C"], check=False)
+
+
 def names():
     pump()
     return [n for n, _ in store]
 
 
+# The kernel says when an atomic commit is a full modeset (drm.debug 0x10).
+with open("/sys/module/drm/parameters/debug", "w") as f:
+    f.write("0x10")
+clear_kernel_log()
 first = start("first")
+check("first: the kernel's log shows its modeset (the check's own check)", len(modesets(kernel_log())) > 0)
 time.sleep(1)
 check("first: state and drm in the store (%s)" % names(), "state" in names() and "drm" in names())
 check("first: started fresh", "started        fresh" in status())
@@ -121,20 +144,26 @@ check("first: left its picture", "the picture stays on screen for the next proce
 check("first: left tty1 in graphics mode", "left in graphics mode for the next process" in log_text("first"))
 screendump("between")
 
+clear_kernel_log()
 second = start("second")
 check("second: no modeset", "no modeset: the first frame flips onto the last process's" in log_text("second"))
 check("second: a clean exit left nothing else", "released what earlier processes left" not in log_text("second"))
 check("second: the last framebuffer removed after the first flip", wait_log("second", "removed the last process's framebuffer", 10))
 st = status()
 check("second: status says restarted (picture kept)", "started        restarted\n" in st)
+seen = modesets(kernel_log())
+check("second: no modeset in the kernel's log (%d)" % len(seen), not seen)
 screendump("second")
 second.send_signal(signal.SIGKILL)
 second.wait(30)
 time.sleep(0.5)
 screendump("killed")
 
+clear_kernel_log()
 third = start("third")
 check("third: no modeset after a crash", "no modeset" in log_text("third"))
+seen = modesets(kernel_log())
+check("third: no modeset in the kernel's log (%d)" % len(seen), not seen)
 check("third: the crashed process's other buffer freed (1 framebuffer, 2 handles)",
       "released what earlier processes left: 1 framebuffers, 2 buffer handles" in log_text("third"))
 check("third: the last framebuffer removed", wait_log("third", "removed the last process's framebuffer", 10))
