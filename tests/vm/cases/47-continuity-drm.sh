@@ -8,7 +8,8 @@
 #     last process's framebuffer; status says `restarted`;
 #   - the screen between the processes, and in each of them, is the
 #     pinned heart (never the console, never black);
-#   - the store flushed (a stop for good): the heart is gone.
+#   - the store flushed (a stop for good): the heart is gone, and the
+#     screen is black (the console's mode back, tty1 still in graphics).
 set -euo pipefail
 # shellcheck source=tests/vm/cases/display-host.bash
 source "$(dirname "$0")/display-host.bash"
@@ -28,5 +29,10 @@ same_image "between SIGTERM and the next process: the picture stays" "$dir/betwe
 same_image "the second process (no modeset)" "$dir/second.png" "$dir/heart.png"
 same_image "after SIGKILL: the picture stays" "$dir/killed.png" "$dir/heart.png"
 same_image "the third process" "$dir/third.png" "$dir/heart.png"
+# A stop for good: systemd's copy closed, the kernel gives the screen back
+# to the console's mode; tty1 still in graphics (getty's TTYReset= would
+# put it in text), so no console text: black.
 different_image "the store flushed: the heart is gone" "$dir/flushed.png" "$dir/heart.png"
+lit=$("${TOOLS[@]}" lit "$dir/flushed.png")
+if ((lit < 100)); then vm_pass "the store flushed: black, no console text ($lit lit pixels)"; else vm_fail "the store flushed: $lit lit pixels"; fi
 vm_finish
