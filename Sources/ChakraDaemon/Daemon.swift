@@ -20,7 +20,8 @@ public enum DaemonStartError: Error, CustomStringConvertible, Equatable {
 
 /// `chakrad run`: opens the output, takes the VT, runs the frame loop, and
 /// on the way out (SIGTERM, SIGINT, an error) puts the screen and the
-/// console back, in reverse order of taking them.
+/// console back, in reverse order of taking them; under systemd with the
+/// DRM device in its store, leaves the last frame for the next process.
 public final class Daemon: Sendable {
     public let configuration: DaemonConfiguration
     public let control: DaemonControl
@@ -32,7 +33,9 @@ public final class Daemon: Sendable {
     }
 
     /// Runs until stopped. Throws when the daemon cannot start (bad device,
-    /// unknown connector) or the loop fails; the screen is restored either way.
+    /// unknown connector) or the loop fails; the screen is restored either
+    /// way, unless under systemd with the DRM device stored: then the last
+    /// frame stays for the next process (docs/seams.md).
     public func run() throws {
         let start = MonotonicClock.now()
         let environment = ProcessInfo.processInfo.environment
@@ -46,10 +49,11 @@ public final class Daemon: Sendable {
         let notifier = SystemdNotifier(environment: environment, logger: logger)
         let continuity = ContinuityStart.take(from: &passed.descriptors, adoptError: passed.error, notifier: notifier, logger: logger)
         if let listener, let notifier, continuity.saver != nil { storeControlSocket(listener, notifier: notifier) }
+        // The DRM device the last process left, for the output to take over.
+        if continuity.saver != nil { continuity.drm = passed.descriptors.take(StoredDescriptors.drm.text).first }
         // What this version does not take over leaves the process, and
         // systemd's store too (a DRM master systemd kept would keep the
         // card's next open from becoming master), before the output opens.
-        if continuity.saver != nil { continuity.drm = passed.descriptors.take(StoredDescriptors.drm.text).first }
         letGoOfUnused(&passed.descriptors, notifier: notifier)
         var starting = DaemonStatus(starting: configuration, at: start)
         starting.start = continuity.report
