@@ -163,7 +163,7 @@ let package = Package(
             name: "ChakraDaemon",
             dependencies: [
                 "ChakraSystem", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraPNG",
-                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraSchedule", "ChakraSessions",
+                "ChakraConfig", "ChakraControl", "ChakraControlServer", "ChakraSpiral", "ChakraText", "ChakraInput", "ChakraSchedule", "ChakraSessions", "ChakraContinuity",
             ]
         ),
 
@@ -192,7 +192,7 @@ let package = Package(
         .testTarget(name: "ChakraMotionTests", dependencies: ["ChakraMotion"]),
         .testTarget(name: "ChakraScheduleTests", dependencies: ["ChakraSchedule", "ChakraSystem"]),
         .testTarget(name: "ChakraDisplayTests", dependencies: ["ChakraDisplay", "ChakraSystem", "ChakraRaster", "ChakraConfig"]),
-        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraTestSupport", "ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule", "ChakraSessions", "ChakraSpiral"]),
+        .testTarget(name: "ChakraDaemonTests", dependencies: ["ChakraTestSupport", "ChakraContinuity", "ChakraInput", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraScenes", "ChakraRaster", "ChakraConfig", "ChakraControl", "ChakraPNG", "ChakraSchedule", "ChakraSessions", "ChakraSpiral"]),
         .testTarget(name: "chakradTests", dependencies: ["chakrad", "ChakraSystem", "ChakraDaemon", "ChakraDisplay", "ChakraRaster", "ChakraConfig", "ChakraInput"]),
         .testTarget(name: "ChakraInputTests", dependencies: ["ChakraInput", "ChakraSystem", "ChakraRaster"]),
         .testTarget(name: "ChakraSessionsTests", dependencies: ["ChakraSessions", "ChakraSystem", "ChakraSchedule", "ChakraConfig"]),

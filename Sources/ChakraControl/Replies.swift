@@ -199,6 +199,8 @@ public struct StatusReply: JSONConvertible {
     public var settings = SettingsState()
     /// Flat in the status: display_power, display_summary, ...
     public var display = DisplayState()
+    /// Flat in the status: start, start_reason.
+    public var start = StartReport.fresh
 
     enum Key: String {
         case scene, paused, still, output, outputSummary = "output_summary", device, mode, width, height, rotation
@@ -240,6 +242,7 @@ public struct StatusReply: JSONConvertible {
         out.set(.version, version)
         out.merge(settings)
         out.merge(display)
+        out.merge(start)
         return out.json
     }
 
@@ -274,6 +277,7 @@ public struct StatusReply: JSONConvertible {
         version = try read(.version)
         settings = try SettingsState(json: json)
         display = try DisplayState(json: json)
+        start = try StartReport(json: json)
     }
 }
 
@@ -946,5 +950,46 @@ public struct SubscribeReply: JSONConvertible {
         let read = try FieldReader<Key>(json)
         subscribed = try read(.subscribed)
         events = try read(.events)
+    }
+}
+
+/// Flat in `status`: how this chakrad process started (issue 30,
+/// docs/seams.md). `start`: `fresh` (nothing from a previous process),
+/// `restarted` (systemd passed the last process's state and screen: the
+/// picture was kept), `restarted-without-picture` (a previous process left
+/// something, but the picture could not be kept); `start_reason` says why
+/// not, and is null otherwise.
+public struct StartReport: JSONConvertible, Equatable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case fresh, restarted
+        case restartedWithoutPicture = "restarted-without-picture"
+    }
+
+    public var kind: Kind
+    /// Why the picture was not kept (`restartedWithoutPicture` only).
+    public var reason: String?
+
+    enum Key: String { case kind = "start", reason = "start_reason" }
+
+    public init(kind: Kind = .fresh, reason: String? = nil) { (self.kind, self.reason) = (kind, reason) }
+
+    public static let fresh = StartReport()
+
+    /// "fresh", "restarted", "restarted-without-picture (no drm descriptor)".
+    public var summary: String { reason.map { "\(kind.rawValue) (\($0))" } ?? kind.rawValue }
+
+    public var json: JSONValue {
+        var out = FieldWriter<Key>()
+        out.set(.kind, kind.rawValue)
+        out.set(.reason, reason)
+        return out.json
+    }
+
+    public init(json: JSONValue) throws(ReplyDecodingError) {
+        let read = try FieldReader<Key>(json)
+        let text: String = try read(.kind)
+        guard let kind = Kind(rawValue: text) else { throw ReplyDecodingError(path: Key.kind.rawValue, "not a start kind: '\(text)'") }
+        self.kind = kind
+        reason = try read(.reason)
     }
 }

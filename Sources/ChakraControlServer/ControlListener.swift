@@ -33,6 +33,10 @@ public final class ControlListener: @unchecked Sendable {
     /// Held while this listener owns its path (nil: activated).
     private let lock: FileLock?
     private var closed = false
+    /// The socket is in systemd's file descriptor store for the next
+    /// chakrad: closing leaves the file at the path (the store's copy
+    /// still listens there).
+    private var keepsPath = false
 
     private init(descriptor: Int32, path: String?, activated: Bool, madeInode: (dev: UInt, ino: UInt)?, lock: FileLock? = nil) {
         (self.descriptor, self.path, self.activated, self.madeInode, self.lock) = (descriptor, path, activated, madeInode, lock)
@@ -50,10 +54,19 @@ public final class ControlListener: @unchecked Sendable {
         closed = true
         Descriptor.close(descriptor)
         defer { lock?.release() }
-        guard let path, let made = madeInode, let info = try? FileSystem.lstat(path) else { return }
+        guard !keepsPath, let path, let made = madeInode, let info = try? FileSystem.lstat(path) else { return }
         if (info.st_mode & S_IFMT) == S_IFSOCK, UInt(info.st_dev) == made.dev, UInt(info.st_ino) == made.ino {
             try? FileSystem.unlink(path)
         }
+    }
+
+    /// The socket went into systemd's file descriptor store: `close`
+    /// leaves its file, so the next chakrad, handed the same socket, is
+    /// reached at the same path, and clients connecting between the two
+    /// wait in its backlog. After a stop for good (the store flushed) the
+    /// file is stale, and the next bind replaces it.
+    public func keepPathForNextProcess() {
+        keepsPath = true
     }
 
     // MARK: systemd socket activation
@@ -64,15 +77,20 @@ public final class ControlListener: @unchecked Sendable {
     public static func activated(environment: [String: String], pid: pid_t = getpid()) throws(ControlSocketError) -> ControlListener? {
         guard let pidText = environment["LISTEN_PID"], pid_t(pidText) == pid,
               let count = environment["LISTEN_FDS"].flatMap({ Int($0) }), count >= 1 else { return nil }
-        let fd: Int32 = 3   // SD_LISTEN_FDS_START
+        return try activated(descriptor: 3)   // SD_LISTEN_FDS_START
+    }
+
+    /// The passed descriptor `fd` as the listener (chakrad.socket's, or
+    /// the `control` socket a previous chakrad left in systemd's store).
+    public static func activated(descriptor fd: Int32) throws(ControlSocketError) -> ControlListener {
         guard UnixSocket.option(fd, SO_DOMAIN) == AF_UNIX, UnixSocket.option(fd, SO_TYPE) == Int32(SOCK_STREAM.rawValue),
               UnixSocket.option(fd, SO_ACCEPTCONN) == 1 else {
-            throw ControlSocketError("socket activation: fd 3 is not a listening Unix stream socket (use ListenStream= and Accept=no in chakrad.socket)")
+            throw ControlSocketError("socket activation: fd \(fd) is not a listening Unix stream socket (use ListenStream= and Accept=no in chakrad.socket)")
         }
         do {
             try Descriptor.setNonBlockingCloseOnExec(fd)
         } catch {
-            throw ControlSocketError("socket activation: fd 3: \(error)")
+            throw ControlSocketError("socket activation: fd \(fd): \(error)")
         }
         return ControlListener(descriptor: fd, path: UnixSocket.boundPath(of: fd), activated: true, madeInode: nil)
     }

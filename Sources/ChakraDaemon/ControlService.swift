@@ -283,6 +283,7 @@ extension ControlService {
         reply.version = ChakraVersion.current
         reply.settings = settingsState(status)
         reply.display = displayState(status.display)
+        reply.start = status.start
         return reply
     }
 

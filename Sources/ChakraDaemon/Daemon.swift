@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraContinuity
 import ChakraControlServer
 import ChakraDisplay
 import ChakraSystem
@@ -19,7 +20,8 @@ public enum DaemonStartError: Error, CustomStringConvertible, Equatable {
 
 /// `chakrad run`: opens the output, takes the VT, runs the frame loop, and
 /// on the way out (SIGTERM, SIGINT, an error) puts the screen and the
-/// console back, in reverse order of taking them.
+/// console back, in reverse order of taking them; under systemd with the
+/// DRM device in its store, leaves the last frame for the next process.
 public final class Daemon: Sendable {
     public let configuration: DaemonConfiguration
     public let control: DaemonControl
@@ -31,13 +33,35 @@ public final class Daemon: Sendable {
     }
 
     /// Runs until stopped. Throws when the daemon cannot start (bad device,
-    /// unknown connector) or the loop fails; the screen is restored either way.
+    /// unknown connector) or the loop fails; the screen is restored either
+    /// way, unless under systemd with the DRM device stored: then the last
+    /// frame stays for the next process (docs/seams.md).
     public func run() throws {
         let start = MonotonicClock.now()
+        let environment = ProcessInfo.processInfo.environment
+        // First: until the passed descriptors are ours (close-on-exec, the
+        // variables cleared), descriptors from 3 on are systemd's, and
+        // nothing else may be opened (docs/seams.md).
+        var passed = adoptPassedDescriptors(environment)
         // Before any thread exists (the scene's workers): see SignalSource.
         let signals = try SignalSource(signals: FrameLoop.signalsHandled)
-        control.publish(DaemonStatus(starting: configuration, at: start))
-        let listener = try openControlListener()
+        let listener = try openControlListener(passed: &passed.descriptors)
+        let notifier = SystemdNotifier(environment: environment, logger: logger)
+        let continuity = ContinuityStart.take(from: &passed.descriptors, adoptError: passed.error, notifier: notifier, logger: logger)
+        if let listener, let notifier, continuity.saver != nil { storeControlSocket(listener, notifier: notifier) }
+        // The DRM device the last process left, for the output to take over.
+        if continuity.saver != nil { continuity.drm = passed.descriptors.take(StoredDescriptors.drm.text).first }
+        // What this version does not take over leaves the process, and
+        // systemd's store too (a DRM master systemd kept would keep the
+        // card's next open from becoming master), before the output opens.
+        letGoOfUnused(&passed.descriptors, notifier: notifier)
+        var starting = DaemonStatus(starting: configuration, at: start)
+        starting.start = continuity.report
+        // Before the server answers: a request answered before the first
+        // frame (one that waited through a restart) sees how this process
+        // started and the scene being continued.
+        if let record = continuity.record { starting.scene = record.scene }
+        control.publish(starting)
         // Only once no other chakrad answers on the socket (that one owns
         // the session log: a second writer could cut or compact it under
         // it), and before the server, which answers `stats` from it. A log
@@ -58,26 +82,41 @@ public final class Daemon: Sendable {
             server?.stop()
             if let path = server?.listener.path { logger.info("control: stopped listening on \(path)") }
         }
-        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, logger: logger)
-        let output = try OutputFactory.open(configuration.output, options: configuration.outputOptions, logger: logger) { limit in
+        var outputOptions = configuration.outputOptions
+        outputOptions.handedOverDRM = continuity.drm
+        let output = try OutputFactory.open(configuration.output, options: outputOptions, logger: logger) { limit in
             // The unit's TimeoutStartSec= counts from the start: the wait,
             // and the start after it, get their own time.
             notifier?.send(.extendTimeout(seconds: limit + 30), .status("waiting for udev's device events (no display yet)"))
         }
+        let keepsPicture = handOverScreen(output, continuity: continuity, notifier: notifier)
+        // What became of the picture: known now.
+        starting.start = continuity.report
+        control.publish(starting)
         var terminal: VirtualTerminal?
         defer {
-            // The CRTC first (while the console still keeps off the screen),
-            // then the console back in text mode.
-            output.close()
-            terminal?.restore()
+            if keepsPicture, let drm = output as? DRMOutput {
+                // Under systemd with the device stored: the last frame
+                // stays for the next process (a restart), or until systemd
+                // closes its copy (a stop for good: the kernel gives the
+                // screen back to the console, and getty@tty1 resets tty1).
+                drm.leavePictureForNextProcess()
+                terminal?.restore()
+            } else {
+                // The CRTC first (while the console still keeps off the
+                // screen), then the console back in text mode.
+                output.close()
+                terminal?.restore()
+            }
         }
         if output.usesConsole, let vt = try VirtualTerminal.open(configuration.terminal, logger: logger) {
             try vt.enterGraphics(releaseSignal: FrameLoop.releaseSignal, acquireSignal: FrameLoop.acquireSignal)
+            if keepsPicture { vt.keepGraphicsForNextProcess() }
             terminal = vt
         }
         let loop = try FrameLoop(output: output, terminal: terminal, signals: signals, control: control, notifier: notifier,
                                  sessions: sessions, configuration: configuration, configReader: configReader, startTime: start,
-                                 logger: logger)
+                                 continuity: continuity, logger: logger)
         logger.info("scene: \(loop.core.sceneName) at \(loop.core.scene.width)x\(loop.core.scene.height), rotation \(configuration.rotation.rawValue)°, \(describe(loop.core.pacing.pacer))")
         defer {
             // STOPPING=1 first: systemd learns at once that the exit is wanted.
@@ -97,13 +136,11 @@ public final class Daemon: Sendable {
     /// matters more. But when another process answers on the path, another
     /// chakrad most likely has the screen: this one stops before it touches
     /// the output or the session log (`DaemonStartError.socketInUse`).
-    private func openControlListener() throws(DaemonStartError) -> ControlListener? {
-        let environment = ProcessInfo.processInfo.environment
+    private func openControlListener(passed: inout PassedDescriptors) throws(DaemonStartError) -> ControlListener? {
         do {
-            if let activated = try ControlListener.activated(environment: environment) {
-                // sd_listen_fds(unset_environment: true): no thread exists yet.
-                for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
-                logger.info("control: listening on \(activated.path ?? "fd 3") (from systemd)")
+            if let fd = Self.takeListeningSocket(from: &passed, path: configuration.control?.socket) {
+                let activated = try ControlListener.activated(descriptor: fd)
+                logger.info("control: listening on \(activated.path ?? "fd \(fd)") (from systemd)")
                 return activated
             } else if let settings = configuration.control, let path = settings.socket {
                 let listener = try ControlListener.bind(path: path, mode: settings.mode, group: settings.group)
@@ -116,6 +153,94 @@ public final class Daemon: Sendable {
             if error.inUse { throw .socketInUse(error.description) }
             logger.error("control: \(error); running without the control socket")
             return nil
+        }
+    }
+
+    /// The descriptors passed, adopted; on an error, none (the error says
+    /// which were closed) and the error for the status.
+    private func adoptPassedDescriptors(_ environment: [String: String]) -> (descriptors: PassedDescriptors, error: PassedDescriptorsError?) {
+        do {
+            let passed = try PassedDescriptors.adopt(environment: environment)
+            if !passed.isEmpty { logger.info("systemd passed: \(passed.names.joined(separator: ", "))") }
+            return (passed, nil)
+        } catch {
+            logger.warning("systemd's passed descriptors: \(error); starting fresh")
+            return (.none, error)
+        }
+    }
+
+    /// The control socket among the passed descriptors: the one the last
+    /// chakrad stored (`control`) while it is still bound at `path` (the
+    /// configured one: an edited path is bound anew, and the old socket
+    /// leaves the store with what is not used); else chakrad.socket's
+    /// (named by its FileDescriptorName=, by default "chakrad.socket"; any
+    /// name chakrad does not store); else none.
+    static func takeListeningSocket(from passed: inout PassedDescriptors, path: String?) -> Int32? {
+        let stored = passed.descriptors(named: StoredDescriptors.control.text)
+        if let fd = stored.first, path != nil, UnixSocket.boundPath(of: fd) == path {
+            let fds = passed.take(StoredDescriptors.control.text)
+            for extra in fds.dropFirst() { Descriptor.close(extra) }
+            return fd
+        }
+        let own = Set(StoredDescriptors.all.map(\.text))
+        guard let name = passed.names.first(where: { !own.contains($0) }) else { return nil }
+        let fds = passed.take(name)
+        for extra in fds.dropFirst() { Descriptor.close(extra) }
+        return fds.first
+    }
+
+    /// The socket this process bound goes into systemd's store (`control`),
+    /// so the next chakrad listens on the very same socket: clients that
+    /// connect during a restart wait in its backlog instead of failing.
+    /// One passed to this process is in the store already.
+    private func storeControlSocket(_ listener: ControlListener, notifier: SystemdNotifier) {
+        guard !listener.activated else { return }
+        do {
+            // A listening socket never hangs up: nothing for systemd to poll.
+            try notifier.store([listener.descriptor], as: StoredDescriptors.control, poll: false)
+            listener.keepPathForNextProcess()
+        } catch {
+            logger.warning("control: \(error); clients wait for a restart to bind the socket again")
+        }
+    }
+
+    /// The DRM device and systemd's store (docs/seams.md): a device taken
+    /// over says whether its picture was kept (the status); one opened here
+    /// goes into the store under `drm`. True when the picture is to stay on
+    /// screen at exit (the device is in the store).
+    private func handOverScreen(_ output: DisplayOutput, continuity: ContinuityStart, notifier: SystemdNotifier?) -> Bool {
+        let drm = output as? DRMOutput
+        if let handOver = drm?.handOver {
+            switch handOver {
+            case .kept: continuity.picture(.kept)
+            case .modeset(let reason): continuity.picture(.notKept(reason))
+            }
+            return true
+        }
+        if continuity.drm != nil {
+            // Passed, but another output opened: systemd's copy must go.
+            continuity.picture(.notKept("the DRM device passed was not used"))
+            do { try notifier?.removeStored(StoredDescriptors.drm) } catch { logger.warning("continuity: \(error)") }
+        }
+        guard let drm, let notifier, continuity.saver != nil else { return false }
+        do {
+            // A DRM device does not hang up: nothing for systemd to poll.
+            try notifier.store([drm.deviceDescriptor], as: StoredDescriptors.drm, poll: false)
+            return true
+        } catch {
+            logger.warning("continuity: \(error); a restart shows the console between the two processes")
+            return false
+        }
+    }
+
+    /// Closes what nobody took; a name chakrad stores but this version did
+    /// not use also leaves systemd's store.
+    private func letGoOfUnused(_ passed: inout PassedDescriptors, notifier: SystemdNotifier?) {
+        let closed = passed.closeRemaining()
+        guard !closed.isEmpty else { return }
+        logger.info("systemd passed descriptors not used here, closed: \(closed.map(\.name).joined(separator: ", "))")
+        for name in StoredDescriptors.all where closed.contains(where: { $0.name == name.text }) {
+            do { try notifier?.removeStored(name) } catch { logger.warning("continuity: \(error)") }
         }
     }
 

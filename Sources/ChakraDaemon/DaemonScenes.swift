@@ -69,6 +69,8 @@ extension SpiralScene: ExerciseScene {
     public func interruptExercise(time: Double) { session.finishExercise(time: time) }
     public func takeFinishedExercise() -> SpiralExerciseSummary? { session.takeFinishedExercise() }
 
+    public func holdElapsed(at t: Double) -> Double { session.holdElapsed(at: t) }
+
     public func exerciseReport(at t: Double, withPath: Bool) -> SpiralReport {
         let head = session.headPosition
         let phase = session.state == .hold ? session.holdPhase(elapsed: session.holdElapsed(at: t)).kind.rawValue : nil

@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraControl
 import ChakraScenes
 
 /// What the daemon is doing, for `status`, `get` and STATUS=. Published by
@@ -81,6 +82,8 @@ public struct DaemonStatus: Sendable, Equatable {
     public var light = Light()
     public var configured = Configured()
     public var uptime = 0.0
+    /// How this process started: fresh, or continuing a previous one.
+    public var start = StartReport.fresh
     /// Monotonic time of publishing (uptime moves on from here).
     public var publishedAt = 0.0
     /// Breathing sessions and errors since start.

@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraContinuity
 import ChakraControl
 import ChakraDisplay
 import ChakraInput
@@ -73,6 +74,12 @@ protocol SessionRecords: AnyObject {
     func update(_ settings: ChakraConfig.Sessions)
 }
 
+/// Where the continuation record is kept for the next process
+/// (`ContinuationStore`); a failure is the keeper's to log.
+protocol ContinuationOutput: AnyObject {
+    func save(_ record: ContinuationRecord)
+}
+
 /// Everything the effects reach; nil where the machine has none.
 struct ShellOutputs {
     var display: FrameDisplay
@@ -86,6 +93,8 @@ struct ShellOutputs {
     var notifier: NotifyOutput?
     var files: StatusFiles
     var sessions: SessionRecords?
+    /// nil without systemd's store: nothing is kept.
+    var continuation: ContinuationOutput? = nil
 }
 
 /// Carries out what the core asks (`DaemonEffect`) on the shell's outputs,
@@ -159,6 +168,8 @@ final class EffectRunner {
             outputs.notifier?.notify(message)
         case .writeMetrics(let directory):
             outputs.files.writeMetrics(core.status(), into: directory)
+        case .saveContinuation(let record):
+            outputs.continuation?.save(record)
         case .recordSession(let record):
             if let sessions = outputs.sessions {
                 sessions.record(record)

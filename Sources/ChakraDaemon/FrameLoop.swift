@@ -68,7 +68,7 @@ final class FrameLoop {
 
     init(output: DisplayOutput, terminal: VirtualTerminal?, signals: SignalSource, control: DaemonControl,
          notifier: SystemdNotifier?, sessions: SessionRecorder? = nil, configuration: DaemonConfiguration,
-         configReader: ConfigReader, startTime: Double, logger: Logger) throws {
+         configReader: ConfigReader, startTime: Double, continuity: ContinuityStart = .none, logger: Logger) throws {
         (self.output, self.terminal, self.signals, self.control) = (output, terminal, signals, control)
         (self.logger, self.configReader) = (logger, configReader)
         var devices = Devices(sessions: sessions)
@@ -83,7 +83,9 @@ final class FrameLoop {
         let vtActive = terminal?.isActive ?? true
         let core = try DaemonCore(configuration: configuration, display: displayFacts, scenes: DaemonSceneFactory(logger: logger),
                                   backlight: devices.backlight, watchdogInterval: notifier?.watchdogInterval, vtActive: vtActive,
-                                  startTime: startTime, logger: logger)
+                                  startTime: startTime, continuing: continuity.record, logger: logger)
+        core.start = continuity.report
+        core.keepsContinuation = continuity.saver != nil
         (devices.touch, devices.haptics) = Self.openTouch(configuration: configuration, output: output, logger: logger)
         do { devices.clockSteps = try WallClockSteps() } catch {
             logger.warning("schedule: clock steps are noticed late (\(error))")
@@ -107,7 +109,7 @@ final class FrameLoop {
                                    powerRequest: devices.cec, backlight: devices.backlight, haptics: devices.haptics,
                                    status: control, replies: RunReplies(), notifier: notifier,
                                    files: StatusFileWriter(statsFile: configuration.statsFile, logger: logger),
-                                   sessions: devices.sessions)
+                                   sessions: devices.sessions, continuation: continuity.saver)
         runner = EffectRunner(core: core, outputs: outputs, clock: { MonotonicClock.now() }, logger: logger)
         runner.touchesAway = { [unowned self] away in
             self.devices.touch?.setAway(away) { self.core.send(.touch($0), at: Self.touchTime($0)) }

@@ -36,6 +36,21 @@ public struct IdlePolicy: Sendable, Equatable {
         return .normal
     }
 
+    /// How long idle a screen a previous process left `display` was
+    /// (dimmed: since the dim, off: since the blank), so a restart goes on
+    /// from there instead of lighting a dark kiosk until the timers run out
+    /// again; nil when the idle timers could not have done it (low power
+    /// off, or no such timer: the schedule or the hand did, and they are
+    /// followed again anyway).
+    public func idleToContinue(display: PowerState, lowPower: Bool) -> Double? {
+        guard lowPower else { return nil }
+        switch display {
+        case .normal: return nil
+        case .dimmed: return state(idle: dimAfter, lowPower: true) == .dimmed && dimAfter > 0 ? dimAfter : nil
+        case .blanked: return blankAfter > 0 ? blankAfter : nil
+        }
+    }
+
     /// When (monotonic) the state next changes if nothing happens, given
     /// the last activity; nil when never. Called every loop turn: no arrays.
     public func nextChange(lastActivity: Double, now: Double, lowPower: Bool) -> Double? {

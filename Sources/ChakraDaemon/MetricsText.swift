@@ -1,3 +1,4 @@
+import ChakraControl
 /// The daemon's status in Prometheus's text exposition format, for
 /// node_exporter's textfile collector (`chakra.prom`, `TextfileWriter`).
 /// Pure: the same status gives the same text, families always in the same
@@ -31,6 +32,11 @@ public enum MetricsText {
                        "Milliseconds from a touch to the frame showing it on screen, over the last touches shown.",
                        status.touchLatency, samplesHelp: "Touches the latency quantiles are taken over.")
 
+        text.family("chakra_start", .gauge,
+                    "How this chakrad process started: 1 for its kind (fresh, restarted with the picture kept, restarted without it).")
+        for kind in StartReport.Kind.allCases {
+            text.sample("chakra_start", labels: [("kind", kind.rawValue)], status.start.kind == kind ? 1 : 0)
+        }
         text.family("chakra_display_power", .gauge, "The screen's power: 1 for the state it is in (on, dimmed or off).")
         for state in [ScreenPower.on, .dimmed, .off] {
             text.sample("chakra_display_power", labels: [("state", state.rawValue)], status.display.screen.power == state ? 1 : 0)

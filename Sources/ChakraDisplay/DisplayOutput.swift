@@ -78,6 +78,9 @@ extension DisplayOutput {
 /// How the outputs are opened: the user's choices (the configuration file,
 /// with the command line over it).
 public struct OutputOptions: Sendable {
+    /// The DRM device a previous chakrad left in systemd's store (`drm`,
+    /// docs/seams.md): used instead of opening one, its picture continued.
+    public var handedOverDRM: Int32?
     public enum DRMInterface: String, Sendable, CaseIterable { case auto, atomic, legacy }
     /// Page flips where the driver has them (`auto`), or never (`off`):
     /// draw into the buffer on screen and report the damage.

@@ -42,6 +42,7 @@ struct Status: PlainCommand {
             ("language", r.settings.language),
             ("schedule", Self.schedule(r.schedule)),
             ("uptime", duration(r.uptime)),
+            ("started", r.start.summary),
             ("clients", "\(r.clients)"),
         ]
         let width = rows.map(\.0.count).max() ?? 0

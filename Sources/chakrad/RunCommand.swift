@@ -20,7 +20,13 @@ struct RunCommand: ParsableCommand {
         and logs why it passed each one over. SIGTERM or SIGINT: restore the screen and console, exit 0. SIGHUP \
         (or `chakractl reload`): read the configuration again; an invalid one keeps the old settings. \
         An invalid configuration file at start: its errors with key and line, exit 78. Another chakrad \
-        answering on the control socket: exit 75, before the screen is touched.
+        answering on the control socket: exit 75, before the screen is touched. \
+        Under systemd (FileDescriptorStoreMax= in the unit), the scene, its time, the settings changed at run time, \
+        the display mode, the control socket and the DRM device are kept in systemd's file descriptor store, so a \
+        restart, a crash restarted by Restart= or a watchdog restart continues the scene where it was: on DRM, \
+        SIGTERM then leaves the last frame on screen, and the next process flips onto it without a modeset. A stop \
+        for good starts fresh: when systemd closes its copy of the device, the kernel gives the screen back to the \
+        console. `chakractl status` says how the process started.
         """
     )
 

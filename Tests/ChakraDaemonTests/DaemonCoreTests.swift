@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraContinuity
 import ChakraSessions
 import ChakraControl
 import ChakraDisplay
@@ -154,7 +155,8 @@ final class CoreDriver: @unchecked Sendable {
     var recordFailure: String? { get { shell.recordFailure } set { shell.recordFailure = newValue } }
 
     init(width: Int = 48, height: Int = 32, backlight: FakeBacklight? = nil, timeZone: LocalTimeZone = FixedOffsetZone(),
-         watchdogInterval: Double? = nil, configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+         watchdogInterval: Double? = nil, continuing record: ContinuationRecord? = nil, keeping continuation: ContinuationOutput? = nil,
+         configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
         var configuration = DaemonConfiguration()
         configuration.fps = 20
         configuration.threads = 1
@@ -165,10 +167,12 @@ final class CoreDriver: @unchecked Sendable {
         let shell = FakeShell(width: width, height: height, time: 100)
         core = try DaemonCore(configuration: configuration, display: DisplayFacts(summary: "test \(width)x\(height)", width: width, height: height),
                               scenes: DaemonSceneFactory(logger: logger), backlight: backlight, watchdogInterval: watchdogInterval,
-                              timeZone: timeZone, startTime: shell.time, logger: logger)
+                              timeZone: timeZone, startTime: shell.time, continuing: record, logger: logger)
         shell.core = core
+        core.keepsContinuation = continuation != nil
         let outputs = ShellOutputs(display: shell, powerParts: [shell], powerRequest: nil, backlight: backlight == nil ? nil : shell,
-                                   haptics: shell, status: shell, replies: shell, notifier: shell, files: shell, sessions: shell)
+                                   haptics: shell, status: shell, replies: shell, notifier: shell, files: shell, sessions: shell,
+                                   continuation: continuation)
         runner = EffectRunner(core: core, outputs: outputs, clock: { [unowned shell] in shell.time }, logger: logger)
         self.shell = shell
     }

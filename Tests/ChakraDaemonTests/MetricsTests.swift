@@ -1,3 +1,4 @@
+import ChakraControl
 import ChakraConfig
 import ChakraSystem
 import Foundation
@@ -121,6 +122,17 @@ struct MetricsTests {
         let bare = MetricsText.render(DaemonStatus(), version: "1")
         #expect(!bare.contains("chakra_schedule_info") && !bare.contains("chakra_brightness_percent"))
         #expect(bare.contains("chakra_touch_latency_milliseconds{quantile=\"0.5\"} NaN"), "no touch yet: not 0 ms")
+    }
+
+    @Test("how the process started: 1 for its kind, 0 for the others; the reason is the status's, not a label")
+    func startKind() {
+        var status = DaemonStatus()
+        status.start = StartReport(kind: .restartedWithoutPicture, reason: "no drm descriptor passed")
+        let text = MetricsText.render(status, version: "1")
+        #expect(text.contains("chakra_start{kind=\"fresh\"} 0\n"))
+        #expect(text.contains("chakra_start{kind=\"restarted\"} 0\n"))
+        #expect(text.contains("chakra_start{kind=\"restarted-without-picture\"} 1\n"))
+        #expect(!text.contains("no drm descriptor"))
     }
 
     @Test("label values escape backslash, double quote and line feed; numbers as the format writes them")

@@ -144,6 +144,19 @@ struct ChakractlParsingTests {
         #expect(try Health().human(Health.reply(["healthy": true, "reason": "r", "newer": 1])) == "healthy: r")
     }
 
+    @Test("status shows how chakrad started, with the reason when the picture was not kept")
+    func statusStarted() throws {
+        var reply = StatusReply()
+        #expect(Status().human(reply).contains("\nstarted        fresh\n"))
+        reply.start = StartReport(kind: .restartedWithoutPicture, reason: "no drm descriptor passed")
+        #expect(Status().human(reply).contains("\nstarted        restarted-without-picture (no drm descriptor passed)\n"))
+        // An unknown kind is a reply that cannot be read, not a guess.
+        var json = reply.json
+        if case .object(var fields) = json { fields["start"] = "resumed"; json = .object(fields) }
+        let failure = #expect(throws: ReplyDecodingError.self) { _ = try StatusReply(json: json) }
+        #expect(failure?.path == "start")
+    }
+
     @Test func helpVersionAndNothing() throws {
         let root = try printed(["--help"])
         #expect(root.hasPrefix("OVERVIEW: Control a running chakrad."))

@@ -25,6 +25,7 @@ extension DaemonCore {
         case .change(let change, let reply):
             noteActivity()
             let result = apply(change)
+            if case .success = result { noteRuntimeChange(change) }
             answer = { reply(result) }
         case .snapshotFrame(let reply):
             // The shell answers snapshots from the output's memory.
@@ -158,7 +159,10 @@ extension DaemonCore {
         } else if configuration.effectiveFPSCap != before.effectiveFPSCap {
             pacing.repace(display: display, configuration: configuration)
         }
-        if configuration.settings != before.settings || configuration.config.text.language != before.config.text.language { settingsChanged() }
+        if configuration.settings != before.settings || configuration.config.text.language != before.config.text.language {
+            settingsChanged()
+            forgetRuntimeChangesReplaced()
+        }
         if configuration.config.schedule != before.config.schedule { evaluateSchedule() }
         // A new directory or interval takes effect at once: the file is
         // written at the next turn, then every (new) interval.

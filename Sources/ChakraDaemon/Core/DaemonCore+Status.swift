@@ -53,6 +53,7 @@ extension DaemonCore {
         status.inputDevices = exercise.inputDevices
         status.touchLatency = exercise.touchLatencies.summary
         status.uptime = now - startTime
+        status.start = start
         status.publishedAt = now
         status.refreshRate = display.refreshInterval.map { 1 / $0 }
         status.rotation = configuration.rotation.rawValue

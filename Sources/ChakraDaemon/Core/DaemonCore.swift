@@ -1,4 +1,5 @@
 import ChakraConfig
+import ChakraContinuity
 import ChakraControl
 import ChakraDisplay
 import ChakraInput
@@ -53,22 +54,35 @@ public final class DaemonCore {
     let hours: OpeningHours
     let exercise: ExerciseTracker
     let pacing: Pacing
+    /// When the continuation record is saved (docs/seams.md).
+    let continuity = ContinuityKeeper()
+    /// How this process started, for `status` (the shell decides it from
+    /// what systemd passed).
+    public internal(set) var start = StartReport.fresh
 
     /// The core at `startTime`, showing `configuration.scene` (or the
     /// fallback scene, when it cannot be made) on `display`, with scenes
-    /// made by `scenes`.
+    /// made by `scenes`. `continuing`: the record a previous process left
+    /// (docs/seams.md): its scene at its time, its run-time settings and
+    /// display mode instead (`DaemonCore+Continuity`).
     public init(configuration: DaemonConfiguration, display: DisplayFacts, scenes factory: SceneFactory, backlight: BacklightPort?,
                 watchdogInterval: Double?, vtActive: Bool = true, timeZone: LocalTimeZone = SystemTimeZone(), startTime: Double,
-                logger: Logger) throws(DaemonCommandError) {
+                continuing record: ContinuationRecord? = nil, logger: Logger) throws(DaemonCommandError) {
         (self.configuration, self.display, self.vtActive, self.startTime, self.logger) = (configuration, display, vtActive, startTime, logger)
         now = startTime
-        scenes = try SceneDirector(factory: factory, configuration: configuration, display: display, start: startTime,
+        var first = configuration
+        if let record { first = Self.continuing(record, from: configuration, names: factory.names, runtime: continuity, logger: logger) }
+        self.configuration.settings = first.settings
+        self.configuration.config.text.language = first.config.text.language
+        scenes = try SceneDirector(factory: factory, configuration: first, display: display, start: startTime,
                                    tallies: tallies, outbox: outbox, logger: logger)
         screen = ScreenPowerKeeper(backlight: backlight, start: startTime, tallies: tallies, outbox: outbox, logger: logger)
         hours = OpeningHours(timeZone: timeZone)
         exercise = ExerciseTracker(tallies: tallies, outbox: outbox, logger: logger)
-        pacing = Pacing(display: display, configuration: configuration, watchdogInterval: watchdogInterval, start: startTime, logger: logger)
+        // `first`: a low power set at run time caps the pace from the start.
+        pacing = Pacing(display: display, configuration: first, watchdogInterval: watchdogInterval, start: startTime, logger: logger)
         scenes.replaced = { [unowned self] old in sceneReplaced(old) }
+        if let record { continueClockAndScreen(record) }
     }
 
     /// The scene shown now, and its name.
@@ -115,6 +129,7 @@ public final class DaemonCore {
         }
         pacing.followFramesDue(framesDue, now: now)
         outbox.flushEvents()
+        keepContinuation(after: input)
     }
 
     /// The next effect to carry out, oldest first; nil when none is left.

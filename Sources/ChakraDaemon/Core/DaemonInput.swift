@@ -1,3 +1,4 @@
+import ChakraContinuity
 import ChakraConfig
 import ChakraDisplay
 import ChakraInput
@@ -76,6 +77,10 @@ public enum DaemonEffect {
     /// Append this session record to the log (`SessionRecorder`); the
     /// outcome comes back as `.sessionRecorded`.
     case recordSession(SessionRecord)
+    /// Keep this record for the next process (`ContinuationStore.save`:
+    /// the memory file in systemd's store); a failure is logged. Asked
+    /// for only while `DaemonCore.keepsContinuation`.
+    case saveContinuation(ContinuationRecord)
 }
 
 /// What the core needs to know about the output, kept up to date by the

@@ -240,6 +240,12 @@ final class SceneDirector {
     /// unfrozen clock.
     var animating: Bool { change != nil || !scene.isStill && !clock.isFrozen }
 
+    /// A restarted daemon's clock: at scene time `sceneTime` now, frozen
+    /// there when `paused` (docs/seams.md).
+    func continueClock(at sceneTime: Double, paused: Bool, now: Double) {
+        clock = SceneClock(start: now - sceneTime, pinnedAt: paused ? sceneTime : nil)
+    }
+
     /// Pauses or resumes scene time; false when it already was. A pause
     /// asks for one frame, to show exactly the frozen time.
     func setPaused(_ paused: Bool, now: Double) -> Bool {

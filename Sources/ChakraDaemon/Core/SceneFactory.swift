@@ -45,4 +45,6 @@ public protocol ExerciseScene: InteractiveScene {
     func takeFinishedExercise() -> SpiralExerciseSummary?
     /// The exercise at scene time `time`, for `status`, events and replies.
     func exerciseReport(at time: Double, withPath: Bool) -> SpiralReport
+    /// Seconds of the hold counted at scene time `time` (the continuation record).
+    func holdElapsed(at time: Double) -> Double
 }

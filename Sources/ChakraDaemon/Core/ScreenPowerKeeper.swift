@@ -66,6 +66,12 @@ final class ScreenPowerKeeper {
         consumedContacts.reserveCapacity(10)
     }
 
+    /// A restarted daemon goes on as idle as the last one was: the last
+    /// activity `idle` seconds ago (docs/seams.md).
+    func continueIdle(_ idle: Double, now: Double) {
+        lastActivity = now - idle
+    }
+
     /// Activity (a command, a finger down or moving): the idle timers
     /// start again.
     func noteActivity(now: Double) {

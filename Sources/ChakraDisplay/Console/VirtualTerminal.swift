@@ -20,6 +20,9 @@ public final class VirtualTerminal {
     private let logger: Logger
     private var savedMode = vt_mode()
     private var inGraphics = false
+    /// The picture stays for the next process (docs/seams.md): no KD_TEXT
+    /// at exit or in a crash, which would let the console take the screen.
+    private var keepsGraphics = false
 
     /// The VT to take, or nil (not on one, or `--vt none`). A numbered VT is
     /// brought to the front first.
@@ -101,13 +104,29 @@ public final class VirtualTerminal {
         }
     }
 
-    /// KD_TEXT and the previous switching mode (VT_AUTO); idempotent.
+    /// Under systemd with the DRM device stored: the last frame stays on
+    /// screen after this process, so the VT stays in KD_GRAPHICS at exit and
+    /// in a crash (KD_TEXT would let the console take the screen back).
+    /// A stop for good gives it back without us: the kernel restores the
+    /// console's mode when systemd closes its copy of the device, and
+    /// getty@tty1's TTYReset= puts the VT back in text mode.
+    public func keepGraphicsForNextProcess() {
+        keepsGraphics = true
+        CLinux_restore_console_on_crash(-1)
+    }
+
+    /// KD_TEXT (unless `keepGraphicsForNextProcess`) and the previous
+    /// switching mode (VT_AUTO); idempotent.
     public func restore() {
         guard inGraphics else { return }
         inGraphics = false
         if savedMode.mode == CChar(VT_PROCESS) { savedMode.mode = CChar(VT_AUTO) }   // its owner is gone
         if CLinux_ioctl_pointer(fd, UInt(VT_SETMODE), &savedMode) != 0 {
             logger.warning("vt: \(SystemError(call: "VT_SETMODE(restore)", errno: errno))")
+        }
+        if keepsGraphics {
+            logger.info("vt: /dev/tty\(number) left in graphics mode for the next process")
+            return
         }
         if CLinux_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_TEXT)) != 0 {
             logger.warning("vt: \(SystemError(call: "KDSETMODE(KD_TEXT)", errno: errno))")

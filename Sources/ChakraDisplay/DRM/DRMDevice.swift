@@ -18,6 +18,24 @@ public final class DRMDevice {
         fd = try Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) })
     }
 
+    /// A descriptor of the device passed by systemd (`drm`, a restarted
+    /// daemon's: still DRM master, its picture on screen): owned from now
+    /// on, made non-blocking as `init(path:)` opens it.
+    public init(adopting fd: Int32) throws(SystemError) {
+        let flags = try Syscall.check("fcntl(F_GETFL, drm fd \(fd))") { fcntl(fd, F_GETFL) }
+        _ = try Syscall.check("fcntl(F_SETFL, drm fd \(fd))") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        self.fd = fd
+        path = Self.path(of: fd) ?? "fd \(fd)"
+    }
+
+    /// The device node a descriptor was opened on (/proc/self/fd).
+    static func path(of fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     deinit { Descriptor.close(fd) }
 
     /// DRM_CAP_* value, or nil when the kernel does not know the capability.

@@ -62,10 +62,18 @@ public final class DRMOutput: DisplayOutput {
     /// Powered down on request (`setPower(on: false)`): nothing is drawn,
     /// and the CRTC stays dark through VT switches and hotplug.
     var poweredDown = false
+    /// Taken over from a previous chakrad (docs/seams.md): what became of
+    /// its picture, and its framebuffer, removed after the first flip.
+    public private(set) var handOver: DRMHandOver?
+    var previousFramebuffer: UInt32?
 
     /// Opens the asked device, or the first /dev/dri/card* that can light a
     /// connector; the error names each device and why it could not.
     public static func open(options: OutputOptions, logger: Logger) throws -> DRMOutput {
+        if let fd = options.handedOverDRM {
+            let device = try DRMDevice(adopting: fd)
+            return try DRMOutput(device: device, options: options, handedOver: true, logger: logger)
+        }
         let paths = options.device.map { [$0] } ?? DRMDevice.cardPaths()
         guard !paths.isEmpty else { throw DisplayError.unavailable("no DRM device (/dev/dri/card* does not exist)") }
         var reasons: [String] = []
@@ -75,8 +83,15 @@ public final class DRMOutput: DisplayOutput {
         throw DisplayError.unavailable(reasons.joined(separator: "; "))
     }
 
-    init(path: String, options: OutputOptions, logger: Logger) throws {
-        let device = try DRMDevice(path: path)
+    convenience init(path: String, options: OutputOptions, logger: Logger) throws {
+        try self.init(device: try DRMDevice(path: path), options: options, handedOver: false, logger: logger)
+    }
+
+    /// `handedOver`: `device` is a previous chakrad's, still DRM master,
+    /// its last frame on screen. When the CRTC chosen shows the mode chosen
+    /// on the connector chosen, nothing is modeset: the first frame is a
+    /// flip onto it, and that process's framebuffer is removed after it.
+    init(device: DRMDevice, options: OutputOptions, handedOver: Bool, logger: Logger) throws {
         guard device.capability(DRM_CAP_DUMB_BUFFER) == 1 else { throw DisplayError.unavailable("no dumb buffers (not a KMS device)") }
         _ = device.enable(DRM_CLIENT_CAP_UNIVERSAL_PLANES)
         let atomic = options.drmInterface != .legacy && device.enable(DRM_CLIENT_CAP_ATOMIC)
@@ -94,13 +109,50 @@ public final class DRMOutput: DisplayOutput {
         (self.device, self.options, self.logger, self.atomic, self.pipeline, self.format) = (device, options, logger, atomic, pipeline, format)
         modesetter = Self.makeModesetter(device: device, pipeline: pipeline, atomic: atomic, logger: logger)
         drawsOnScreen = options.pageFlips == .off
+        if handedOver {
+            let shown = SavedCRTC(device: device, crtcID: choice.crtcID, connectorID: choice.connector.id)?.framebufferID
+            Self.releaseEarlierBuffers(device: device, keeping: shown, logger: logger)
+        }
         buffers = try (0..<2).map { _ in try DumbBuffer(device: device, width: choice.mode.width, height: choice.mode.height, format: format) }
         isVBlankTimed = Self.hasVBlankTimestamps(device: device, crtcID: choice.crtcID)
         do { uevents = try UeventMonitor() } catch {
             logger.info("drm: no uevents (\(error)); hotplug is seen by the connector check every \(Self.connectorCheckPeriod) s")
             uevents = nil
         }
-        saveCRTC(pipeline.choice)
+        if handedOver {
+            // The CRTC shows the last process's frame, not the console's:
+            // nothing to put back (a stop for good gives the console back
+            // through the kernel, when systemd closes its copy).
+            let current = SavedCRTC(device: device, crtcID: choice.crtcID, connectorID: choice.connector.id)
+            let decision = DRMHandOver.decide(current: current, connectorCRTC: probe.crtcOfConnector(choice.connector.id),
+                                              crtcID: choice.crtcID, mode: pipeline.rawMode)
+            handOver = decision
+            if case .kept = decision { needsModeset = false }
+            // Removed once this process's frame replaced it (flip or modeset).
+            if let shown = current?.framebufferID, shown != 0 { previousFramebuffer = shown }
+            logger.info("drm: handed over by the last process: \(decision)")
+        } else {
+            saveCRTC(pipeline.choice)
+        }
+    }
+
+    /// What earlier processes left in a handed-over file, before this one
+    /// makes anything: their framebuffers (the file's own, as
+    /// GETRESOURCES lists them) but the one on screen, `keeping`, which
+    /// goes after this process's first frame; and their GEM handles (a
+    /// crash left them all; a clean exit none). Handles are small numbers
+    /// given lowest first, so closing the first ones frees what they held;
+    /// a framebuffer keeps its own reference to the buffer on screen.
+    static func releaseEarlierBuffers(device: DRMDevice, keeping: UInt32?, logger: Logger) {
+        var removed = 0
+        if let resources = drmModeGetResources(device.fd) {
+            let ids = Array(UnsafeBufferPointer(start: resources.pointee.fbs, count: Int(resources.pointee.count_fbs)))
+            drmModeFreeResources(resources)
+            for id in ids where id != keeping && drmModeRmFB(device.fd, id) == 0 { removed += 1 }
+        }
+        var closed = 0
+        for handle in UInt32(1)...64 where drmCloseBufferHandle(device.fd, handle) == 0 { closed += 1 }
+        if removed + closed > 0 { logger.info("drm: released what earlier processes left: \(removed) framebuffers, \(closed) buffer handles") }
     }
 
     deinit { close() }
@@ -146,6 +198,8 @@ public final class DRMOutput: DisplayOutput {
     public var height: Int { pipeline.height }
     public var refreshInterval: Double? { pipeline.choice.mode.refresh > 0 ? 1 / pipeline.choice.mode.refresh : nil }
     public var usesConsole: Bool { true }
+    /// The open device (for systemd's store: `drm`).
+    public var deviceDescriptor: Int32 { device.fd }
     public var pollDescriptors: [Int32] { [device.fd] + (uevents.map { [$0.descriptor] } ?? []) }
 
     public var isReady: Bool {
@@ -175,6 +229,7 @@ public final class DRMOutput: DisplayOutput {
             lastPresentWasModeset = true
             recovered()
             show(drawn)
+            removePreviousFramebuffer()
             return Presentation(timestamp: nil)
         }
         defer { lastPresentWasModeset = false }
@@ -229,6 +284,7 @@ public final class DRMOutput: DisplayOutput {
         flipPendingSince = nil
         recovered()
         show(back)
+        removePreviousFramebuffer()
         return Presentation(timestamp: isVBlankTimed ? events.timestamp : nil)
     }
 
@@ -272,6 +328,30 @@ public final class DRMOutput: DisplayOutput {
             }
         }
         buffers.removeAll()   // framebuffers, mappings, dumb buffers
+    }
+
+    /// The last process's frame is off the screen (this one's first flip
+    /// completed, or a modeset replaced it): its framebuffer goes, and with
+    /// it the buffer's memory.
+    func removePreviousFramebuffer() {
+        guard let framebuffer = previousFramebuffer else { return }
+        previousFramebuffer = nil
+        let removed = drmModeRmFB(device.fd, framebuffer)
+        logger.info(removed == 0 ? "drm: removed the last process's framebuffer \(framebuffer)"
+                                 : "drm: could not remove the last process's framebuffer \(framebuffer) (\(removed))")
+    }
+
+    /// A restart under systemd (docs/seams.md): the frame on screen stays
+    /// there for the next process, which gets this open file from
+    /// systemd's store (DRM master with it). No CRTC is put back; the
+    /// other buffer is freed, the one on screen keeps its framebuffer.
+    public func leavePictureForNextProcess() {
+        guard !closed else { return }
+        closed = true
+        completePendingFlip()
+        if let onScreen { buffers[onScreen].leaveOnScreen() }
+        buffers.removeAll()
+        logger.info("drm: the picture stays on screen for the next process")
     }
 
     /// Waits for a flip in flight (up to 200 ms) and takes its completion:

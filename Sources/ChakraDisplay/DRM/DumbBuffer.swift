@@ -16,6 +16,8 @@ final class DumbBuffer {
     let framebufferID: UInt32
     private let memory: UnsafeMutableRawPointer
     private let size: Int
+    /// Left on screen for the next process (`leaveOnScreen`).
+    private var leftOnScreen = false
 
     init(device: DRMDevice, width: Int, height: Int, format: PixelFormat) throws(SystemError) {
         let fd = device.fd
@@ -63,9 +65,18 @@ final class DumbBuffer {
     }
 
     deinit {
-        drmModeRmFB(device.fd, framebufferID)
+        // Left on screen: the framebuffer object keeps the memory alive (it
+        // holds its own reference) once the handle is gone; the next
+        // process, on the same open file, removes it after its first flip.
+        if !leftOnScreen { drmModeRmFB(device.fd, framebufferID) }
         munmap(memory, size)
         drmModeDestroyDumbBuffer(device.fd, handle)
+    }
+
+    /// At deinit, keep the framebuffer (it is on screen, for the next
+    /// process to flip from): only the mapping and the handle go.
+    func leaveOnScreen() {
+        leftOnScreen = true
     }
 
     var pixels: PixelBuffer {

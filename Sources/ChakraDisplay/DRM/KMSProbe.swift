@@ -102,4 +102,11 @@ struct KMSProbe {
         }
         return byName
     }
+
+    /// The CRTC connector `id` is driven by now (through its current
+    /// encoder), or nil.
+    func crtcOfConnector(_ id: UInt32) -> UInt32? {
+        guard let encoder = topology.connectors.first(where: { $0.id == id })?.currentEncoderID, encoder != 0 else { return nil }
+        return topology.encoders.first { $0.id == encoder }.map(\.currentCRTCID)
+    }
 }
