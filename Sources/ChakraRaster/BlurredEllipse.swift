@@ -1,3 +1,4 @@
+import CLanes
 import Glibc
 
 /// An ellipse of semi-axes (a, b) filled with a radial gradient (closest-side:
@@ -22,8 +23,6 @@ public final class BlurredEllipse: @unchecked Sendable {
     private let currentY: UnsafeMutableBufferPointer<RGBA>
     private let positionScale: Float
     private let circular: Bool
-    /// (0, 1, 2, 3), read from memory (see `FrameCompositor.laneRamp`).
-    private let laneRamp = SIMD4<Float>(0, 1, 2, 3)
     public let maxRadius: Double
     public private(set) var sigma: Double
     /// For the current σ, normalised radii between which the blurred ellipse
@@ -124,48 +123,17 @@ public final class BlurredEllipse: @unchecked Sendable {
     }
 
     /// `value(normalizedX: x0 + i·dx, y: y)` into `row[i]` for every i in
-    /// `cells`, four cells a step: the radius, the table position and its
-    /// whole and fractional parts are computed on lanes, so only the table
-    /// reads and the interpolation are per cell (a third of the
-    /// instructions of calling `value` per cell, which is scalar).
+    /// `cells`, four cells a step (`chakra_ellipse_cells`, CLanes): the
+    /// radius, the table position and its whole and fractional parts are
+    /// computed on lanes, so only the table reads and the interpolation are
+    /// per cell (a third of the instructions of calling `value` per cell,
+    /// which is scalar).
     @inline(__always)
     public func evaluate(into row: UnsafeMutablePointer<RGBA>, cells: Range<Int>, x0: Float, dx: Float, y: Float) {
         guard !cells.isEmpty, let tableX = UnsafePointer(currentX.baseAddress), let tableY = UnsafePointer(currentY.baseAddress) else { return }
         // Positions stop just short of the last entry, so entry index + 1
         // exists; beyond it the tables are constant anyway.
-        let limit = SIMD4<Float>(repeating: Float(currentX.count - 1) - 1.0 / 64)
-        let magic = SIMD4<Float>(repeating: 12_582_912)
-        let scale = SIMD4<Float>(repeating: positionScale)
-        let y2 = SIMD4<Float>(repeating: y * y)
-        let step = SIMD4<Float>(repeating: 4 * dx)
-        var xs = SIMD4<Float>(repeating: x0) + SIMD4<Float>(repeating: dx) * (SIMD4<Float>(repeating: Float(cells.lowerBound)) + laneRamp)
-        var i = cells.lowerBound
-        let end = cells.upperBound
-        while i < end {
-            let x2 = xs * xs
-            let t2 = x2 + y2
-            let p = Colors.lanewiseMin(t2.squareRoot() * scale, limit)
-            // round(p − ½) = floor(p) but at whole p, where it may be p − 1
-            // with fraction 1: the same interpolated value. (1.5·2²³ trick,
-            // see `PixelPacker.quantize4`.)
-            let shifted = p - 0.5 + magic
-            let fraction = p - (shifted - magic)
-            let index = unsafeBitCast(shifted, to: SIMD4<UInt32>.self) &- 0x4B40_0000
-            // The direction's weight (x/a)²/t²; ½ at the centre.
-            let weightX = (x2 + 0.5e-12) / (t2 + 1e-12)
-            let count = min(4, end &- i)
-            for lane in 0..<count {
-                let k = Int(index[lane]), f = fraction[lane]
-                let alongX = tableX[k] + (tableX[k &+ 1] - tableX[k]) * f
-                if circular {
-                    row[i &+ lane] = alongX
-                } else {
-                    let alongY = tableY[k] + (tableY[k &+ 1] - tableY[k]) * f
-                    row[i &+ lane] = alongY + (alongX - alongY) * weightX[lane]
-                }
-            }
-            xs += step
-            i &+= 4
-        }
+        chakra_ellipse_cells(tableX, tableY, circular ? 1 : 0, row, cells.lowerBound, cells.upperBound, x0, dx, y, positionScale,
+                             Float(currentX.count - 1) - 1.0 / 64)
     }
 }
