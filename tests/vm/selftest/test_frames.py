@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""lib/frames.py, the classifier of issue 30's sampled screendumps, on real
+frames (host only, no QEMU):
+
+- text: tty1's login prompt as a Debian 12 guest showed it (a crop of
+  60-debian-systemd's screendump after `systemctl stop chakrad`,
+  selftest/frames/login-prompt.png, 1280x800 put back around it here),
+  and boot text made of the same glyphs: a screen of console lines;
+- black: an all-black screen, and one with a cursor block and one stray
+  character on it;
+- scene: chakrad's own scenes (heart, spiral, drift, calm) rendered by
+  `chakrad render` at the guests' 1280x800 and at 800x480, at several
+  times; skipped with a message when there is no chakrad ($CHAKRAD, else
+  the release builds .build/release or .build-vm/swift/release);
+- text that is not console text stays a scene: the glyphs blurred (an
+  anti-aliased edge), and the glyphs scattered off any baseline.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VM = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(VM))
+sys.path.insert(0, os.path.join(VM, "lib"))
+import frames  # noqa: E402
+import images  # noqa: E402
+
+WIDTH, HEIGHT = 1280, 800
+LOGIN = os.path.join(HERE, "frames", "login-prompt.png")
+
+
+def canvas(width=WIDTH, height=HEIGHT):
+    return bytearray(width * height * 3)
+
+
+def paste(target, width, piece, x, y):
+    piece_width, piece_height, rgb = piece
+    for row in range(piece_height):
+        start = ((y + row) * width + x) * 3
+        target[start : start + piece_width * 3] = rgb[row * piece_width * 3 : (row + 1) * piece_width * 3]
+
+
+def crop(image, x, y, width, height):
+    image_width, _, rgb = image
+    rows = [rgb[((y + row) * image_width + x) * 3 : ((y + row) * image_width + x + width) * 3] for row in range(height)]
+    return width, height, b"".join(rows)
+
+
+def find_chakrad():
+    for candidate in (os.environ.get("CHAKRAD"), os.path.join(REPO, ".build", "release", "chakrad"),
+                      os.path.join(REPO, ".build-vm", "swift", "release", "chakrad")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+class Frames(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.login = images.read_image(LOGIN)
+
+    def assertClass(self, expected, width, height, rgb, what):
+        kind, measures = frames.classify(width, height, rgb)
+        self.assertEqual(kind, expected, f"{what}: {measures}")
+        return measures
+
+    def test_login_prompt_is_text(self):
+        screen = canvas()
+        paste(screen, WIDTH, self.login, 0, 0)
+        measures = self.assertClass(frames.TEXT, WIDTH, HEIGHT, screen, "tty1's login prompt")
+        # "Debian GNU/Linux 12 kiosk tty1" and "kiosk login:": about 35
+        # glyph-like components on the two baselines.
+        self.assertGreaterEqual(measures.on_baselines, 25)
+
+    def test_boot_text_is_text(self):
+        # A screen of console lines: the prompt's glyphs repeated down the
+        # screen, as boot or shutdown messages fill it.
+        screen = canvas()
+        line = crop(self.login, 0, 0, self.login[0], 16)
+        for y in range(0, HEIGHT - 16, 16):
+            paste(screen, WIDTH, line, 0, y)
+        self.assertClass(frames.TEXT, WIDTH, HEIGHT, screen, "a screen of console lines")
+
+    def test_one_line_is_text(self):
+        screen = canvas()
+        paste(screen, WIDTH, crop(self.login, 0, 0, self.login[0], 16), 0, 400)
+        self.assertClass(frames.TEXT, WIDTH, HEIGHT, screen, "one console line")
+
+    def test_black(self):
+        self.assertClass(frames.BLACK, WIDTH, HEIGHT, canvas(), "all black")
+        screen = canvas()
+        for y in range(12, 16):  # a cursor block
+            screen[(y * WIDTH) * 3 : (y * WIDTH + 8) * 3] = b"\xaa" * 24
+        paste(screen, WIDTH, crop(self.login, 0, 0, 8, 16), 40, 0)  # one character
+        self.assertClass(frames.BLACK, WIDTH, HEIGHT, screen, "a cursor and one character")
+
+    def test_blurred_text_is_not_console_text(self):
+        # The same glyphs with a soft edge (a 3-pixel box blur): what
+        # FreeType's anti-aliased text or a glow looks like. Not sharp.
+        width, height, rgb = self.login
+        blurred = bytearray(rgb)
+        for y in range(height):
+            for x in range(1, width - 1):
+                for c in range(3):
+                    i = (y * width + x) * 3 + c
+                    blurred[i] = (rgb[i - 3] + rgb[i] + rgb[i + 3]) // 3
+        screen = canvas()
+        paste(screen, WIDTH, (width, height, bytes(blurred)), 0, 0)
+        self.assertNotEqual(frames.classify(WIDTH, HEIGHT, screen)[0], frames.TEXT)
+
+    def test_scattered_glyphs_are_not_text(self):
+        # Glyph-sized sharp marks, each on a row of its own: no baseline.
+        screen = canvas()
+        glyph = crop(self.login, 0, 0, 8, 16)
+        for k in range(30):
+            paste(screen, WIDTH, glyph, 30 + k * 40, 10 + k * 25)
+        self.assertNotEqual(frames.classify(WIDTH, HEIGHT, screen)[0], frames.TEXT)
+
+    def test_chakrad_scenes(self):
+        chakrad = find_chakrad()
+        if chakrad is None:
+            self.skipTest("no chakrad (set CHAKRAD, or make release-build): the scenes are not checked")
+        with tempfile.TemporaryDirectory() as directory:
+            for scene in ("heart", "spiral", "drift", "calm"):
+                for size in ("1280x800", "800x480"):
+                    for time in ("0", "2.5", "40"):
+                        path = os.path.join(directory, f"{scene}-{size}-{time}.png")
+                        subprocess.run([chakrad, "render", "--scene", scene, "--time", time, "--size", size, "-o", path],
+                                       check=True, capture_output=True)
+                        width, height, rgb = images.read_image(path)
+                        with self.subTest(scene=scene, size=size, time=time):
+                            self.assertClass(frames.SCENE, width, height, rgb, f"{scene} {size} t={time}")
+
+
+if __name__ == "__main__":
+    unittest.main()
