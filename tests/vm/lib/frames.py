@@ -41,9 +41,10 @@ text
 
 black
     Not text, and at most BLACK_LIT_FRACTION (0.2 %) of the pixels have a
-    channel above DARK: the panel showing nothing (a console cleared, a
-    display between two owners, a modeset). A few lit pixels (a cursor,
-    one character) are still black.
+    channel above BLACK_LEVEL (8): the panel showing nothing (a console cleared,
+    a display between two owners, a modeset). A few lit pixels (a cursor,
+    one character) are still black; a picture dimmed to a tenth of its
+    brightness (chakrad's dimming, a fade's first frames) is not.
 
 scene
     Anything else: a picture (chakrad's heart, spiral, drift, or any
@@ -56,6 +57,7 @@ import re
 import sys
 from collections import Counter
 
+BLACK_LEVEL = 8
 DARK = 32
 INK = 64
 MAX_LIT_FRACTION = 0.30
@@ -83,6 +85,7 @@ def _threshold_table(level):
     return bytes(1 if value > level else 0 for value in range(256))
 
 
+_ABOVE_BLACK = _threshold_table(BLACK_LEVEL)
 _ABOVE_DARK = _threshold_table(DARK)
 _ABOVE_INK = _threshold_table(INK)
 
@@ -129,7 +132,9 @@ def classify(width, height, rgb):
         if measures.on_baselines >= MIN_GLYPHS:
             return TEXT, measures
     if measures.lit_fraction <= BLACK_LIT_FRACTION:
-        return BLACK, measures
+        glowing = pixels - _mask(rgb, _ABOVE_BLACK).count(0)
+        if glowing <= BLACK_LIT_FRACTION * pixels:
+            return BLACK, measures
     return SCENE, measures
 
 

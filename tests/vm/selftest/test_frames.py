@@ -4,14 +4,19 @@ frames (host only, no QEMU):
 
 - text: tty1's login prompt as a Debian 12 guest showed it (a crop of
   60-debian-systemd's screendump after `systemctl stop chakrad`,
-  selftest/frames/login-prompt.png, 1280x800 put back around it here),
-  and boot text made of the same glyphs: a screen of console lines;
+  selftest/frames/login-prompt.png, 248x72, 1280x800 put back around it
+  here); boot text as the same guest showed it before its kernel took the
+  display (SeaBIOS's two lines in QEMU's VGA text mode, the sampler's
+  first text frame of the boot window: selftest/frames/seabios.png,
+  368x56, in 720x400); one console line; a screen of console lines;
 - black: an all-black screen, and one with a cursor block and one stray
   character on it;
 - scene: chakrad's own scenes (heart, spiral, drift, calm) rendered by
-  `chakrad render` at the guests' 1280x800 and at 800x480, at several
-  times; skipped with a message when there is no chakrad ($CHAKRAD, else
-  the release builds .build/release or .build-vm/swift/release);
+  `chakrad render` at the guests' 1280x800 (the heart at 800x480 too, at
+  other times; the spiral's states that write words on the screen with
+  FreeType), each also dimmed to a tenth of its brightness; skipped with
+  a message when there is no chakrad ($CHAKRAD, else the release builds
+  .build/release or .build-vm/swift/release);
 - text that is not console text stays a scene: the glyphs blurred (an
   anti-aliased edge), and the glyphs scattered off any baseline.
 """
@@ -31,6 +36,7 @@ import images  # noqa: E402
 
 WIDTH, HEIGHT = 1280, 800
 LOGIN = os.path.join(HERE, "frames", "login-prompt.png")
+SEABIOS = os.path.join(HERE, "frames", "seabios.png")
 
 
 def canvas(width=WIDTH, height=HEIGHT):
@@ -76,18 +82,23 @@ class Frames(unittest.TestCase):
         # glyph-like components on the two baselines.
         self.assertGreaterEqual(measures.on_baselines, 25)
 
+    def test_firmware_boot_text_is_text(self):
+        screen = canvas(720, 400)
+        paste(screen, 720, images.read_image(SEABIOS), 0, 0)
+        self.assertClass(frames.TEXT, 720, 400, screen, "SeaBIOS's boot lines")
+
     def test_boot_text_is_text(self):
         # A screen of console lines: the prompt's glyphs repeated down the
         # screen, as boot or shutdown messages fill it.
         screen = canvas()
-        line = crop(self.login, 0, 0, self.login[0], 16)
+        line = crop(self.login, 0, 16, self.login[0], 16)
         for y in range(0, HEIGHT - 16, 16):
             paste(screen, WIDTH, line, 0, y)
         self.assertClass(frames.TEXT, WIDTH, HEIGHT, screen, "a screen of console lines")
 
     def test_one_line_is_text(self):
         screen = canvas()
-        paste(screen, WIDTH, crop(self.login, 0, 0, self.login[0], 16), 0, 400)
+        paste(screen, WIDTH, crop(self.login, 0, 16, self.login[0], 16), 0, 400)
         self.assertClass(frames.TEXT, WIDTH, HEIGHT, screen, "one console line")
 
     def test_black(self):
@@ -95,7 +106,7 @@ class Frames(unittest.TestCase):
         screen = canvas()
         for y in range(12, 16):  # a cursor block
             screen[(y * WIDTH) * 3 : (y * WIDTH + 8) * 3] = b"\xaa" * 24
-        paste(screen, WIDTH, crop(self.login, 0, 0, 8, 16), 40, 0)  # one character
+        paste(screen, WIDTH, crop(self.login, 0, 16, 8, 16), 40, 0)  # one character
         self.assertClass(frames.BLACK, WIDTH, HEIGHT, screen, "a cursor and one character")
 
     def test_blurred_text_is_not_console_text(self):
@@ -115,7 +126,7 @@ class Frames(unittest.TestCase):
     def test_scattered_glyphs_are_not_text(self):
         # Glyph-sized sharp marks, each on a row of its own: no baseline.
         screen = canvas()
-        glyph = crop(self.login, 0, 0, 8, 16)
+        glyph = crop(self.login, 0, 16, 8, 16)
         for k in range(30):
             paste(screen, WIDTH, glyph, 30 + k * 40, 10 + k * 25)
         self.assertNotEqual(frames.classify(WIDTH, HEIGHT, screen)[0], frames.TEXT)
@@ -124,17 +135,28 @@ class Frames(unittest.TestCase):
         chakrad = find_chakrad()
         if chakrad is None:
             self.skipTest("no chakrad (set CHAKRAD, or make release-build): the scenes are not checked")
+        # Each scene at the guests' 1280x800, the heart at 800x480 and at
+        # other times, and the spiral's states that write words on the
+        # screen (FreeType's anti-aliased text: a scene, not console text).
+        renders = [[scene, "1280x800", "2.5"] for scene in ("heart", "spiral", "drift", "calm")]
+        renders += [["heart", "800x480", "0"], ["heart", "800x480", "40"]]
+        renders += [["spiral", "1280x800", "3", "--spiral-state", state, "--progress", progress]
+                    for state, progress in (("inhale", "0.3"), ("hold", "0.5"), ("exhale", "0.8"), ("completed", "1"))]
+        renders += [["spiral", "1280x800", "3", "--spiral-state", "inhale", "--progress", "0.2", "--lifted"]]
+        dim = bytes(value // 10 for value in range(256))
         with tempfile.TemporaryDirectory() as directory:
-            for scene in ("heart", "spiral", "drift", "calm"):
-                for size in ("1280x800", "800x480"):
-                    for time in ("0", "2.5", "40"):
-                        path = os.path.join(directory, f"{scene}-{size}-{time}.png")
-                        subprocess.run([chakrad, "render", "--scene", scene, "--time", time, "--size", size, "-o", path],
-                                       check=True, capture_output=True)
-                        width, height, rgb = images.read_image(path)
-                        with self.subTest(scene=scene, size=size, time=time):
-                            self.assertClass(frames.SCENE, width, height, rgb, f"{scene} {size} t={time}")
-
+            for scene, size, time, *options in renders:
+                path = os.path.join(directory, "frame.ppm")
+                subprocess.run([chakrad, "render", "--scene", scene, "--time", time, "--size", size, *options, "-o", path],
+                               check=True, capture_output=True)
+                width, height, rgb = images.read_image(path)
+                what = " ".join([scene, size, f"t={time}", *options])
+                with self.subTest(render=what):
+                    self.assertClass(frames.SCENE, width, height, rgb, what)
+                # Dimmed to a tenth (chakrad's dimming, a fade's first
+                # frames): still the scene, not black.
+                with self.subTest(render=what, dimmed=True):
+                    self.assertClass(frames.SCENE, width, height, rgb.translate(dim), f"{what}, at a tenth")
 
 if __name__ == "__main__":
     unittest.main()
