@@ -62,6 +62,23 @@ WantedBy=multi-user.target
 UNIT
     mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
     ln -s /etc/systemd/system/chakra-vmtest.service "$root/etc/systemd/system/multi-user.target.wants/chakra-vmtest.service"
+    # A seamless kiosk image (README.md): tty1 cleared before udev loads
+    # the display's driver, so that what the firmware left on the VGA text
+    # console (SeaBIOS's lines, kept by the kernel's vgacon) is not drawn
+    # again by fbcon on the panel when the driver takes it over.
+    cat >"$root/etc/systemd/system/kiosk-clear-console.service" <<'UNIT'
+[Unit]
+Description=Clear tty1 before the display's driver takes the panel
+DefaultDependencies=no
+Before=sysinit.target systemd-udev-trigger.service
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'printf "\033[H\033[2J\033[3J" >/dev/tty1'
+[Install]
+WantedBy=sysinit.target
+UNIT
+    mkdir -p "$root/etc/systemd/system/sysinit.target.wants"
+    ln -s /etc/systemd/system/kiosk-clear-console.service "$root/etc/systemd/system/sysinit.target.wants/kiosk-clear-console.service"
     image=$kiosk_work/disk.img
     mkfs.ext4 -q -F -L kiosk -d "$root" "$image" 2G || vm_die "mkfs.ext4 -d failed"
     rm -rf "$root"
@@ -223,7 +240,7 @@ kiosk_seams() {
         fi
         if [[ " ${kiosk_seams_text_expected:-} " == *" $name "* ]]; then
             if ((${field[text]:-0} > 0)); then
-                vm_pass "issue 30: $name: the console's text seen by the classifier (${field[text]} text frames; $dir/samples/$name-first-text.png)"
+                vm_pass "issue 30: $name: the console's text seen by the classifier (${field[text]} text frames; $dir/samples/$name-first-text-*.png)"
             else
                 vm_fail "issue 30: $name: no text frame, but the login prompt should be back ($line)"
             fi

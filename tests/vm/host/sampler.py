@@ -20,8 +20,9 @@ SHA-256. Per window NAME, in the results directory:
                           (the summary below; the reply to "stop" too)
     samples/NAME.timeline runs of frames: start and end (seconds since the
                           window began), class, frames, size
-    samples/NAME-first-text.png, samples/NAME-first-black.png
-                          the first frame of that class, for diagnosis
+    samples/NAME-first-text-WxH.png, samples/NAME-first-black-WxH.png
+                          the first frame of that class at each size, for
+                          diagnosis
 
 The summary's fields: frames, scene, black, text (counts); seconds, hz
 (frames per second), max_gap_ms (the longest time between two dumps: a
@@ -178,11 +179,14 @@ class Sampler:
                 self.cache.clear()
             self.cache[digest] = kind
         window.classified.append((at, kind, f"{width}x{height}"))
-        if kind != frames.SCENE and kind not in window.kept:
-            window.kept.add(kind)
+        # The first of each class at each size: a boot's firmware text at
+        # 720x400 is not the console's after the hand-over.
+        size = f"{width}x{height}"
+        if kind != frames.SCENE and (kind, size) not in window.kept:
+            window.kept.add((kind, size))
             directory = os.path.join(window.results, "samples")
             os.makedirs(directory, exist_ok=True)
-            images.write_image(os.path.join(directory, f"{window.name}-first-{kind}.png"), width, height, rgb)
+            images.write_image(os.path.join(directory, f"{window.name}-first-{kind}-{size}.png"), width, height, rgb)
 
 
 def frames_name_ok(name):

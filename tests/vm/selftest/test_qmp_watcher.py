@@ -170,7 +170,7 @@ class WatcherTest(unittest.TestCase):
         self.assertGreaterEqual(float(fields["hz"]), 10)
         with open(os.path.join(self.results, "samples.txt")) as file:
             self.assertEqual(file.read(), output + "\n")
-        self.assertTrue(os.path.exists(os.path.join(self.results, "samples", "restart-first-black.png")))
+        self.assertTrue(os.path.exists(os.path.join(self.results, "samples", "restart-first-black-64x48.png")))
         self.assertTrue(os.path.exists(os.path.join(self.results, "samples", "restart.timeline")))
         dumps = [c["arguments"]["filename"] for c in self.qmp.received if c.get("execute") == "screendump"]
         self.assertGreaterEqual(len(dumps), 8)
