@@ -45,9 +45,9 @@ dir=$(vm_results_dir)
 # through the share.
 kiosk_disk "$dir" "$VM_DIR/debian/guest-test.sh" "$rootfs"
 cp "$deb" "$dir/"
-# Issue 30's upgrade window: the same package twice more, each with a
-# higher version.
-kiosk_upgrade_debs "$dir" "$deb" 2
+# Issue 30's windows: 5 restarts, 3 crashes, 2 upgrades (the same
+# package, each with a higher version).
+kiosk_seams_counts "$dir" 5 3 2 "$deb"
 kiosk_maintainer_scripts "$deb"
 
 # Debian's way of booting: its kernel and initramfs, root on the virtio

@@ -220,9 +220,9 @@ if ((boot == 1)); then
     # Issue 30: restarts, crashes, the watchdog and upgrades, each in a
     # window of 10 Hz screendumps classified on the host (scene, black,
     # text); the pinned heart after each, compared on the host.
-    seams_restarts 5
+    seams_restarts "$seams_restart_count"
     shot after-restarts
-    seams_crashes 3
+    seams_crashes "$seams_crash_count"
     shot after-crashes
     seams_watchdog
     shot after-watchdog

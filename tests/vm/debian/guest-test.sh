@@ -205,9 +205,9 @@ if ((boot == 1)); then
     # Issue 30: restarts, crashes and upgrades, each in a window of 10 Hz
     # screendumps classified on the host (scene, black, text); the
     # picture after each, compared with the pinned heart on the host.
-    seams_restarts 5
+    seams_restarts "$seams_restart_count"
     shot after-restarts
-    seams_crashes 3
+    seams_crashes "$seams_crash_count"
     shot after-crashes
     seams_upgrades "$R"/upgrade-*.deb
     shot after-upgrades

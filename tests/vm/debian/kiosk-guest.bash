@@ -53,6 +53,11 @@ console_shot() {
 # here. (request.sh: the same request files as screendump.)
 # shellcheck source=tests/vm/guest/request.sh
 source "$R/request.sh"
+# How many of each event (the host's kiosk_seams_counts): issue 30's 5
+# restarts, 3 crashes and 2 upgrades unless the case asked for fewer.
+seams_restart_count=5 seams_crash_count=3 seams_upgrade_count=2
+# shellcheck disable=SC1091
+[[ ! -e $R/seams-counts ]] || source "$R/seams-counts"
 sample_start() {
     local out
     out=$(vm_request "{\"sample\": \"start\", \"name\": \"$1\"}" 2>&1) || fail "sampling window $1 did not start: $out"
