@@ -39,6 +39,14 @@ text
       shutdown message 20 or more; a lone cursor or a stray character
       is not text.
 
+    One exception: QEMU's own notices that the guest shows nothing
+    ("Guest has not initialized the display (yet).", "Display output is
+    not active."), drawn by QEMU on a black screen as one line at its
+    centre, are black: on a real panel the output is simply off. A text
+    frame whose ink lies in one band at most NOTICE_MAX_HEIGHT (24)
+    pixels high, centred within NOTICE_SLACK (16) pixels both ways, is
+    such a notice; the Linux console never centres a lone line.
+
 black
     Not text, and at most BLACK_LIT_FRACTION (0.2 %) of the pixels have a
     channel above BLACK_LEVEL (8): the panel showing nothing (a console cleared,
@@ -70,6 +78,8 @@ GLYPH_MAX_FILL = 0.85
 SHARP_FRACTION = 0.80
 BASELINE_PEERS = 2
 MIN_GLYPHS = 10
+NOTICE_MAX_HEIGHT = 24
+NOTICE_SLACK = 16
 # Past this many runs of ink the screen is a texture, not text: the
 # component search stops (it is the only part whose cost grows with
 # what is on the screen).
@@ -111,10 +121,13 @@ class Measures:
         self.components = 0
         self.glyphs = 0
         self.on_baselines = 0
+        self.ink_box = None  # (left, top, right, bottom) of every component
+        self.notice = False
 
     def __str__(self):
         return (f"{self.width}x{self.height} lit {self.lit_fraction:.4f} runs {self.runs} "
-                f"components {self.components} glyph-like {self.glyphs} on baselines {self.on_baselines}")
+                f"components {self.components} glyph-like {self.glyphs} on baselines {self.on_baselines}"
+                + (" (QEMU's notice)" if self.notice else ""))
 
 
 def classify(width, height, rgb):
@@ -130,7 +143,10 @@ def classify(width, height, rgb):
     if measures.lit_fraction <= MAX_LIT_FRACTION and lit_count >= MIN_GLYPHS * GLYPH_MIN_PIXELS:
         _glyphs(width, height, lit, _mask(rgb, _ABOVE_INK), measures)
         if measures.on_baselines >= MIN_GLYPHS:
-            return TEXT, measures
+            if not _qemu_notice(width, height, measures):
+                return TEXT, measures
+            measures.notice = True
+            return BLACK, measures
     if measures.lit_fraction <= BLACK_LIT_FRACTION:
         glowing = pixels - _mask(rgb, _ABOVE_BLACK).count(0)
         if glowing <= BLACK_LIT_FRACTION * pixels:
@@ -201,6 +217,9 @@ def _glyphs(width, height, lit, ink, measures):
         return
     roots = [node for node in range(len(parent)) if parent[node] == node]
     measures.components = len(roots)
+    if roots:
+        measures.ink_box = (min(left[node] for node in roots), min(top[node] for node in roots),
+                            max(right[node] for node in roots), max(bottom[node] for node in roots))
     glyph_bottoms = []
     for node in roots:
         box_width = right[node] - left[node] + 1
@@ -217,6 +236,16 @@ def _glyphs(width, height, lit, ink, measures):
     measures.on_baselines = sum(
         1 for row in glyph_bottoms
         if per_row[row - 1] + per_row[row] + per_row[row + 1] - 1 >= BASELINE_PEERS)
+
+
+def _qemu_notice(width, height, measures):
+    """One line of ink at the screen's centre: QEMU's placeholder."""
+    if measures.ink_box is None:
+        return False
+    left, top, right, bottom = measures.ink_box
+    return (bottom - top + 1 <= NOTICE_MAX_HEIGHT
+            and abs((left + right + 1) / 2 - width / 2) <= NOTICE_SLACK
+            and abs((top + bottom + 1) / 2 - height / 2) <= NOTICE_SLACK)
 
 
 def classify_file(path):

@@ -9,8 +9,9 @@ frames (host only, no QEMU):
   display (SeaBIOS's two lines in QEMU's VGA text mode, the sampler's
   first text frame of the boot window: selftest/frames/seabios.png,
   368x56, in 720x400); one console line; a screen of console lines;
-- black: an all-black screen, and one with a cursor block and one stray
-  character on it;
+- black: an all-black screen, one with a cursor block and one stray
+  character on it, and QEMU's own notice that the guest shows nothing
+  (one line at the centre);
 - scene: chakrad's own scenes (heart, spiral, drift, calm) rendered by
   `chakrad render` at the guests' 1280x800 (the heart at 800x480 too, at
   other times; the spiral's states that write words on the screen with
@@ -100,6 +101,18 @@ class Frames(unittest.TestCase):
         screen = canvas()
         paste(screen, WIDTH, crop(self.login, 0, 16, self.login[0], 16), 0, 400)
         self.assertClass(frames.TEXT, WIDTH, HEIGHT, screen, "one console line")
+
+    def test_qemu_notice_is_black(self):
+        # QEMU's own "Display output is not active." / "Guest has not
+        # initialized the display (yet).": one line at the centre of a
+        # black screen (made here of the prompt's first line), black: a
+        # real panel is dark then. The same line at the top left is text.
+        line = crop(self.login, 0, 16, 240, 16)
+        for width, height in ((1280, 800), (640, 480)):
+            screen = canvas(width, height)
+            paste(screen, width, line, (width - 240) // 2, (height - 16) // 2)
+            measures = self.assertClass(frames.BLACK, width, height, screen, f"QEMU's notice at {width}x{height}")
+            self.assertTrue(measures.notice)
 
     def test_black(self):
         self.assertClass(frames.BLACK, WIDTH, HEIGHT, canvas(), "all black")
