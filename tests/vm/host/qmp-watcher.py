@@ -205,7 +205,7 @@ def main():
                 log(message)
                 return 2
         watcher.run()
-    except EOFError:
+    except (EOFError, ConnectionError):  # QEMU gone (a reset when it exits mid-reply)
         return 0
 
 
