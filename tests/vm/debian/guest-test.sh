@@ -202,6 +202,16 @@ if ((boot == 1)); then
     check "and chakrad active after the restart" active
     shot pinned
 
+    # Issue 30: restarts, crashes and upgrades, each in a window of 10 Hz
+    # screendumps classified on the host (scene, black, text); the
+    # picture after each, compared with the pinned heart on the host.
+    seams_restarts "$seams_restart_count"
+    shot after-restarts
+    seams_crashes "$seams_crash_count"
+    shot after-crashes
+    seams_upgrades "$R"/upgrade-*.deb
+    shot after-upgrades
+
     # A broken configuration on reload: the picture stays, the error is in
     # the journal; a good one applies.
     pid=$(main_pid)
@@ -260,9 +270,11 @@ if ((boot == 1)); then
 
     # The watchdog: a stopped daemon feeds it no more; systemd kills and
     # restarts it (WatchdogSec=10s, RestartSec=2s).
+    reset_start_limit
     restarts=$(property chakrad.service NRestarts)
     pid=$(main_pid)
     stopped_at=$EPOCHREALTIME
+    sample_start watchdog
     kill -STOP "$pid"
     if wait_for 60 bash -c "[[ \$(systemctl show -p MainPID --value chakrad) != $pid && \$(systemctl show -p ActiveState --value chakrad) == active ]]"; then
         took=$(echo "$EPOCHREALTIME - $stopped_at" | awk '{ printf "%.1f", $1 - $3 }')
@@ -275,6 +287,8 @@ if ((boot == 1)); then
     else
         fail "the watchdog did not restart the daemon in 60 s: $(systemctl status chakrad --no-pager 2>&1 | tail -n 15)"
     fi
+    sleep 1
+    sample_stop
     check "NRestarts went up" test "$(property chakrad.service NRestarts)" -gt "$restarts"
     journalctl -u chakrad -n 40 --no-pager >"$R/journal-watchdog.txt"
     check "the journal names the watchdog" grep -qi "watchdog" "$R/journal-watchdog.txt"
@@ -284,6 +298,7 @@ if ((boot == 1)); then
 
     # Stopped: the console is back on tty1, with a login prompt
     # (chakra-console.service starts getty@tty1 again).
+    sample_start stop
     systemctl stop chakrad
     check "systemctl stop: inactive" test "$(property chakrad.service ActiveState)" = inactive
     if wait_for 20 bash -c '[[ $(systemctl show -p ActiveState --value getty@tty1.service) == active ]]'; then
@@ -292,17 +307,30 @@ if ((boot == 1)); then
         fail "getty@tty1 is not active after systemctl stop: $(systemctl status chakra-console getty@tty1 --no-pager 2>&1 | tail -n 20)"
     fi
     sleep 3
+    sample_stop
     shot stopped
 
+    # The reboot from the picture: chakrad started again, then a window
+    # from before `systemctl reboot` that ends when QEMU does (the host's
+    # watcher closes it), and the next boot sampled from QEMU's start
+    # until the heart is up (kiosk_boot --sample-boot).
+    reset_start_limit
+    systemctl start chakrad
+    wait_for 60 active || fail "chakrad did not start again before the reboot"
+    sleep 2
     echo reboot >"$state/next"
     log "rebooting"
     sync
+    sample_start reboot
     systemctl reboot
     exit 0
 fi
 
 if ((boot == 2)); then
     if wait_for 90 active; then ok "after a reboot chakrad.service is active by itself"; else fail "not active after the reboot"; fi
+    # The boot's window (from QEMU's start) ends with the heart up.
+    sample_stop
+    seams_boot_figures
     check "the main process runs as chakra" test "$(ps -o user= -p "$(main_pid)" | tr -d ' ')" = chakra
     wait_for 10 bash -c 'runuser -u kioskadmin -- chakractl --json stats 2>/dev/null | grep -q "\"started\":1}"'
     runuser -u kioskadmin -- chakractl stats >"$R/stats-2.txt" 2>&1

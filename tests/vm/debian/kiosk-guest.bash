@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # (boot and R are for the sourcing script)
+# shellcheck shell=bash disable=SC2034,SC2317 # (boot and R are for the sourcing script; checks are called through check and wait_for)
 # Sourced by the guest halves of the Debian kiosk cases (guest-test.sh,
 # guest-arm64.sh), which chakra-vmtest.service runs from the results share
 # ($CHAKRA_RESULTS) on every boot: the boot count, the log, checks and
@@ -44,4 +44,135 @@ console_shot() {
             my $lit = ($d =~ tr/\0//c) / 3; exit !($lit > 500 && $lit < $1 * $2 / 4)' <"$R/$name.ppm"
     }
     wait_for 30 console_lit
+}
+
+# Issue 30's windows: the host's QMP watcher takes screendumps at 10 Hz or
+# more between sample_start and sample_stop and classifies each as scene,
+# black or text (host/sampler.py); the summary line is written to the
+# results' samples.txt, which the host checks (kiosk_seams), and logged
+# here. (request.sh: the same request files as screendump.)
+# shellcheck source=tests/vm/guest/request.sh
+source "$R/request.sh"
+# How many of each event (the host's kiosk_seams_counts): issue 30's 5
+# restarts, 3 crashes and 2 upgrades unless the case asked for fewer.
+seams_restart_count=5 seams_crash_count=3 seams_upgrade_count=2
+# shellcheck disable=SC1091
+[[ ! -e $R/seams-counts ]] || source "$R/seams-counts"
+sample_start() {
+    local out
+    out=$(vm_request "{\"sample\": \"start\", \"name\": \"$1\"}" 2>&1) || fail "sampling window $1 did not start: $out"
+}
+sample_stop() {
+    local out
+    if out=$(vm_request '{"sample": "stop"}' 2>&1); then log "frames: $out"; else fail "sampling window did not end: $out"; fi
+}
+# reset_start_limit: systemd refuses a sixth start within 10 s
+# (StartLimitBurst=5); the windows below start chakrad many times in a row.
+# reset-failed flushes that count (and touches nothing of a running unit).
+reset_start_limit() { systemctl reset-failed chakrad.service 2>/dev/null || true; }
+# restarted_from PID: chakrad active again as another process than PID.
+restarted_from() {
+    local active pid
+    active=$(property chakrad.service ActiveState) pid=$(main_pid)
+    [[ $active == active && $pid != 0 && $pid != "$1" ]]
+}
+# seams_restarts N: `systemctl restart chakrad` N times in window
+# "restart", each until active again (READY: the new process's first frame
+# is on screen), with a second of the picture between them.
+seams_restarts() {
+    local n=$1 i pid began took times=()
+    reset_start_limit
+    sample_start restart
+    for ((i = 1; i <= n; i++)); do
+        pid=$(main_pid) began=$EPOCHREALTIME
+        systemctl restart chakrad.service
+        if wait_for 60 restarted_from "$pid"; then
+            took=$(awk -v a="$began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+            times+=("$took")
+        else
+            fail "restart $i: chakrad not active again in 60 s: $(systemctl status chakrad --no-pager 2>&1 | tail -n 10)"
+        fi
+        sleep 1
+        reset_start_limit
+    done
+    sample_stop
+    figure restart_seconds "${times[*]}"
+    check "systemctl restart x$n: active again each time (${times[*]} s)" test "${#times[@]}" = "$n"
+}
+# seams_crashes N: SIGSEGV to the main process N times in window "crash";
+# systemd restarts it (Restart=on-failure, RestartSec=2s).
+seams_crashes() {
+    local n=$1 i pid began took times=() since segv
+    reset_start_limit
+    since=$EPOCHREALTIME
+    sample_start crash
+    for ((i = 1; i <= n; i++)); do
+        pid=$(main_pid) began=$EPOCHREALTIME
+        kill -SEGV "$pid"
+        if wait_for 60 restarted_from "$pid"; then
+            took=$(awk -v a="$began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+            times+=("$took")
+        else
+            fail "crash $i: chakrad not restarted in 60 s: $(systemctl status chakrad --no-pager 2>&1 | tail -n 10)"
+        fi
+        sleep 1
+        reset_start_limit
+    done
+    sample_stop
+    figure crash_restart_seconds "${times[*]}"
+    # (Not NRestarts: reset-failed sets it back to 0.)
+    segv=$(journalctl -u chakrad.service --since "@${since%.*}" -o cat --no-pager 2>/dev/null | grep -c 'status=11/SEGV')
+    check "kill -SEGV x$n: systemd restarted it each time (${times[*]} s; the journal has $segv exits by SIGSEGV)" \
+        test "${#times[@]} $segv" = "$n $n"
+}
+# seams_upgrades DEB...: `apt-get install` of each package (the same one
+# with higher versions, made on the host) in window "upgrade", each until
+# chakrad is active as a new process.
+seams_upgrades() {
+    local deb pid began took times=() versions=()
+    reset_start_limit
+    sample_start upgrade
+    for deb; do
+        pid=$(main_pid) began=$EPOCHREALTIME
+        if apt-get install -y "$deb" >>"$R/apt-upgrade.log" 2>&1 && wait_for 60 restarted_from "$pid"; then
+            took=$(awk -v a="$began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+            times+=("$took") versions+=("$(dpkg-query -W -f '${Version}' chakra)")
+        else
+            fail "apt-get install $(basename "$deb"): $(tail -n 10 "$R/apt-upgrade.log"); $(systemctl status chakrad --no-pager 2>&1 | tail -n 5)"
+        fi
+        sleep 1
+        reset_start_limit
+    done
+    sample_stop
+    figure upgrade_seconds "${times[*]}"
+    check "apt-get install of higher versions x$#: chakrad restarted each time (${versions[*]}; ${times[*]} s)" test "${#times[@]}" = "$#"
+}
+# seams_boot_figures: how early this boot's chakrad started and put its
+# first frame up (READY), in seconds since the kernel started, and whether
+# tty1's login prompt ran before it.
+seams_boot_figures() {
+    local name
+    for name in ExecMainStartTimestampMonotonic ActiveEnterTimestampMonotonic; do
+        figure "boot${boot}_chakrad_${name%TimestampMonotonic}_uptime" \
+            "$(awk -v us="$(property chakrad.service "$name")" 'BEGIN { printf "%.1f", us / 1e6 }')"
+    done
+    figure "boot${boot}_getty_tty1_ran" "$(property getty@tty1.service ActiveEnterTimestampMonotonic)"
+}
+# seams_watchdog: SIGSTOP to the main process in window "watchdog" until
+# systemd's watchdog (WatchdogSec=10s) kills it and starts another.
+seams_watchdog() {
+    local pid began took
+    reset_start_limit
+    pid=$(main_pid) began=$EPOCHREALTIME
+    sample_start watchdog
+    kill -STOP "$pid"
+    if wait_for 90 restarted_from "$pid"; then
+        took=$(awk -v a="$began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+        figure watchdog_restart_seconds "$took"
+        ok "the watchdog restarted the stopped daemon in $took s (new PID $(main_pid))"
+    else
+        fail "the watchdog did not restart the stopped daemon in 90 s: $(systemctl status chakrad --no-pager 2>&1 | tail -n 10)"
+    fi
+    sleep 1
+    sample_stop
 }

@@ -62,6 +62,23 @@ WantedBy=multi-user.target
 UNIT
     mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
     ln -s /etc/systemd/system/chakra-vmtest.service "$root/etc/systemd/system/multi-user.target.wants/chakra-vmtest.service"
+    # A seamless kiosk image (README.md): tty1 cleared before udev loads
+    # the display's driver, so that what the firmware left on the VGA text
+    # console (SeaBIOS's lines, kept by the kernel's vgacon) is not drawn
+    # again by fbcon on the panel when the driver takes it over.
+    cat >"$root/etc/systemd/system/kiosk-clear-console.service" <<'UNIT'
+[Unit]
+Description=Clear tty1 before the display's driver takes the panel
+DefaultDependencies=no
+Before=sysinit.target systemd-udev-trigger.service
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'printf "\033[H\033[2J\033[3J" >/dev/tty1'
+[Install]
+WantedBy=sysinit.target
+UNIT
+    mkdir -p "$root/etc/systemd/system/sysinit.target.wants"
+    ln -s /etc/systemd/system/kiosk-clear-console.service "$root/etc/systemd/system/sysinit.target.wants/kiosk-clear-console.service"
     image=$kiosk_work/disk.img
     mkfs.ext4 -q -F -L kiosk -d "$root" "$image" 2G || vm_die "mkfs.ext4 -d failed"
     rm -rf "$root"
@@ -85,7 +102,7 @@ UNIT
 # (panic=10) or a failed stage 1 (power off) ends QEMU too, and is not
 # booted again. Sets kiosk_qemu_status and kiosk_guest_seconds.
 kiosk_boot() {
-    local dir=$1 timeout=$2 booted=$SECONDS boot left qmp_socket reboots failure
+    local dir=$1 timeout=$2 booted=$SECONDS boot left qmp_socket reboots failure wait_tenths sample
     shift 2
     kiosk_socket_dir=$(mktemp -d "${TMPDIR:-/tmp}/chakra-vm.XXXXXX")
     kiosk_qemu_status=0
@@ -98,13 +115,24 @@ kiosk_boot() {
             -virtfs "local,path=$dir,mount_tag=results,security_model=none" \
             -qmp "unix:$qmp_socket,server=on,wait=off" </dev/null >/dev/null &
         kiosk_qemu_pid=$!
-        python3 "$VM_DIR/host/qmp-watcher.py" --socket "$qmp_socket" --results "$dir" &
+        # Boots from the second on (the kiosk's own, with chakrad
+        # installed) are sampled from QEMU's start (issue 30's boot window;
+        # the guest ends it when the heart is up).
+        sample=()
+        ((boot < ${kiosk_sample_boots_from:-2})) || sample=(--sample-boot "boot$boot")
+        python3 "$VM_DIR/host/qmp-watcher.py" --socket "$qmp_socket" --results "$dir" "${sample[@]}" &
         kiosk_watcher_pid=$!
         kiosk_qemu_status=0
         wait "$kiosk_qemu_pid" || kiosk_qemu_status=$?
         kiosk_qemu_pid=''
-        # (The watcher would end with QEMU's QMP connection; one still
-        # waiting to connect to a QEMU that ended early would not.)
+        # The watcher ends with QEMU's QMP connection, after classifying
+        # and writing a sampling window still open (a reboot's): up to
+        # 30 s for that. One still waiting to connect to a QEMU that ended
+        # early would not end: killed.
+        for ((wait_tenths = 0; wait_tenths < 300; wait_tenths++)); do
+            kill -0 "$kiosk_watcher_pid" 2>/dev/null || break
+            sleep 0.1
+        done
         kill "$kiosk_watcher_pid" 2>/dev/null || true
         wait "$kiosk_watcher_pid" 2>/dev/null || true
         kiosk_watcher_pid=''
@@ -162,4 +190,117 @@ kiosk_console() {
     else
         vm_fail "$what: the screen is black ($lit pixels lit), not the console ($shot)"
     fi
+}
+
+# kiosk_seams_counts DIR RESTARTS CRASHES UPGRADES: how many of each event
+# the guest's windows hold (DIR/seams-counts, read by kiosk-guest.bash),
+# and the upgrade packages for them. Issue 30 asks for 5, 3 and 2; a case
+# may ask for fewer by default to keep make test's time (each is seconds
+# of emulated start-up), and gets issue 30's with CHAKRA_VM_SEAMS_STRICT=1.
+kiosk_seams_counts() {
+    local dir=$1 deb=$5
+    if [[ ${CHAKRA_VM_SEAMS_STRICT:-0} == 1 ]]; then set -- "$1" 5 3 2 "$5"; fi
+    printf 'seams_restart_count=%d\nseams_crash_count=%d\nseams_upgrade_count=%d\n' "$2" "$3" "$4" >"$dir/seams-counts"
+    echo "issue 30's windows: restart x$2, SEGV x$3, upgrade x$4"
+    kiosk_upgrade_debs "$dir" "$deb" "$4"
+}
+
+# kiosk_upgrade_debs DIR DEB N: DIR/upgrade-1.deb ... upgrade-N.deb, DEB
+# with its version raised (VERSION+vm1, ...), for the guest's `apt-get
+# install` of a newer package (issue 30's upgrade window). Repacked, not
+# rebuilt: dpkg-deb -R, the control file's Version, dpkg-deb -b with fast
+# gzip (a few seconds).
+kiosk_upgrade_debs() {
+    local dir=$1 deb=$2 n=$3 work version k
+    work=$(mktemp -d "$VM_BUILD/upgrade.XXXXXX")
+    dpkg-deb -R "$deb" "$work/root" || vm_die "dpkg-deb -R $deb failed"
+    version=$(dpkg-deb -f "$deb" Version)
+    for ((k = 1; k <= n; k++)); do
+        sed -i "s/^Version: .*/Version: $version+vm$k/" "$work/root/DEBIAN/control"
+        dpkg-deb -Zgzip -z1 -b "$work/root" "$dir/upgrade-$k.deb" >/dev/null || vm_die "dpkg-deb -b (version $version+vm$k) failed"
+    done
+    rm -rf "$work"
+}
+
+# kiosk_seams DIR WINDOW...: issue 30's figures and checks from the
+# sampling windows' summaries (DIR/samples.txt, host/sampler.py): each
+# WINDOW sampled; the console seen in the windows named in
+# kiosk_seams_text_expected (a stop, a remove: the classifier catches the
+# login prompt); and, with CHAKRA_VM_SEAMS_STRICT=1, no black or text frame
+# in a restart, crash, watchdog or upgrade window, no text after the
+# display's hand-over in a boot window, no text in a reboot window, and
+# 10 frames a second or more in each. Strict is off until chakrad keeps
+# its picture across restarts (docs/seams.md): until then the counts are
+# figures (docs/robustness.md has them).
+kiosk_seams() {
+    local dir=$1 window line name key value clean strict=${CHAKRA_VM_SEAMS_STRICT:-0}
+    shift
+    local -A field
+    for window; do
+        line=$(grep -m 1 "^$window " "$dir/samples.txt" 2>/dev/null) || line=''
+        if [[ -z $line ]]; then
+            vm_fail "issue 30: no sampling window $window (samples.txt; guest.log)"
+            continue
+        fi
+        echo "figure: frames $line"
+        field=()
+        for key in ${line#* }; do field[${key%%=*}]=${key#*=}; done
+        name=$window
+        if ((${field[frames]:-0} >= 5)); then
+            vm_pass "issue 30: window $name sampled (${field[frames]} frames at ${field[hz]} Hz, longest gap ${field[max_gap_ms]} ms)"
+        else
+            vm_fail "issue 30: window $name has ${field[frames]:-no} frames"
+        fi
+        if [[ " ${kiosk_seams_text_expected:-} " == *" $name "* ]]; then
+            if ((${field[text]:-0} > 0)); then
+                vm_pass "issue 30: $name: the console's text seen by the classifier (${field[text]} text frames; $dir/samples/$name-first-text-*.png)"
+            else
+                vm_fail "issue 30: $name: no text frame, but the login prompt should be back ($line)"
+            fi
+            continue
+        fi
+        [[ $strict == 1 ]] || continue
+        if awk -v hz="${field[hz]:-0}" 'BEGIN { exit !(hz >= 10) }'; then
+            vm_pass "issue 30 (strict): $name sampled at ${field[hz]} Hz (>= 10)"
+        else
+            vm_fail "issue 30 (strict): $name sampled at ${field[hz]:-0} Hz, under 10"
+        fi
+        case $name in
+            boot*) value="text_after=${field[text_after]:-?}" clean=$([[ ${field[text_after]:-1} == 0 ]] && echo yes) ;;
+            reboot*) value="text=${field[text]:-?}" clean=$([[ ${field[text]:-1} == 0 ]] && echo yes) ;;
+            *) value="black=${field[black]:-?} text=${field[text]:-?}" clean=$([[ ${field[black]:-1} == 0 && ${field[text]:-1} == 0 ]] && echo yes) ;;
+        esac
+        if [[ $clean == yes ]]; then
+            vm_pass "issue 30 (strict): $name: no seam ($value)"
+        else
+            vm_fail "issue 30 (strict): $name: $value ($dir/samples/$name.timeline, $dir/samples/$name-first-*.png)"
+        fi
+    done
+}
+
+# kiosk_maintainer_scripts DEB: the package's maintainer scripts as
+# debhelper wrote them restart chakrad on an upgrade with one
+# `deb-systemd-invoke restart` in the postinst, and stop it nowhere else
+# than on removal: systemd's file descriptor store survives a restart job,
+# not a stop and a start (issue 30; debian/rules).
+kiosk_maintainer_scripts() {
+    local deb=$1 control
+    control=$(mktemp -d "$VM_BUILD/control.XXXXXX")
+    dpkg-deb -e "$deb" "$control" || vm_die "dpkg-deb -e $deb failed"
+    # (The $ signs are the scripts' own: SC2016.)
+    # shellcheck disable=SC2016
+    if grep -q '_dh_action=restart$' "$control/postinst" && grep -q 'deb-systemd-invoke $_dh_action .*chakrad.service' "$control/postinst"; then
+        vm_pass "postinst: an upgrade restarts chakrad.service (deb-systemd-invoke restart)"
+    else
+        vm_fail "postinst: no deb-systemd-invoke restart of chakrad.service on upgrade ($(grep -n 'deb-systemd-invoke' "$control/postinst" | tr '\n' ' '))"
+    fi
+    # Every stop in the prerm under `[ "$1" = remove ]`; none in the preinst.
+    # shellcheck disable=SC2016
+    if ! grep -qs 'deb-systemd-invoke stop' "$control/preinst" &&
+        [[ $(grep -B 1 'deb-systemd-invoke stop' "$control/prerm" | grep -c '"$1" = remove') == $(grep -c 'deb-systemd-invoke stop' "$control/prerm") ]]; then
+        vm_pass "prerm and preinst: chakrad is stopped on removal only, not before an upgrade"
+    else
+        vm_fail "a stop before an upgrade: $(grep -n -B 1 'deb-systemd-invoke stop' "$control/prerm" "$control/preinst" 2>/dev/null | tr '\n' ' ')"
+    fi
+    rm -rf "$control"
 }

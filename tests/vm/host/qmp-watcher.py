@@ -9,6 +9,7 @@ to QEMU, carries them out over QMP and answers with reply files:
     RESULTS/.vm/requests/ID.json   written by the guest (renamed into place)
         {"qmp": {"execute": ..., "arguments": ...}}   any QMP command
         {"screendump": "NAME", "device": ..., "head": ...}
+        {"sample": "start", "name": "NAME"}, {"sample": "stop"}
     RESULTS/.vm/replies/ID         written here (renamed into place)
         first line "ok" or "error", then the QMP reply (JSON) or, for a
         screendump, the path of the image written
@@ -16,6 +17,12 @@ to QEMU, carries them out over QMP and answers with reply files:
 Screen dumps are PNG when this QEMU can write PNG (`format` argument of
 `screendump`, QEMU >= 7.1 built with libpng), else PPM. A NAME ending in
 .png or .ppm asks for that format.
+
+"sample" begins or ends a window of screendumps at 10 Hz or more, each
+classified as scene, black or text (sampler.py, which says what it
+writes); the reply to "stop" is the window's summary line. With
+--sample-boot NAME a window begins as soon as QEMU answers (a boot); a
+window still open when QEMU exits (a reboot, a power-off) ends then.
 
 It exits when QEMU closes the QMP connection (QEMU has exited).
 """
@@ -28,6 +35,8 @@ import select
 import socket
 import sys
 import time
+
+from sampler import Sampler
 
 POLL_SECONDS = 0.05
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]*$")
@@ -96,13 +105,24 @@ class Watcher:
         self.requests = os.path.join(results, ".vm", "requests")
         self.replies = os.path.join(results, ".vm", "replies")
         self.png = None  # unknown until the first screendump
+        self.sampler = Sampler(qmp, results)
 
     def run(self):
-        while True:
-            for name in sorted(os.listdir(self.requests)):
-                if name.endswith(".json"):
-                    self.serve(name[: -len(".json")])
-            self.qmp.drain_events(POLL_SECONDS)
+        try:
+            while True:
+                for name in sorted(os.listdir(self.requests)):
+                    if name.endswith(".json"):
+                        self.serve(name[: -len(".json")])
+                due = self.sampler.due()
+                if due == 0:
+                    self.sampler.take()
+                    due = self.sampler.due()
+                self.qmp.drain_events(POLL_SECONDS if due is None else min(POLL_SECONDS, due))
+        finally:
+            # QEMU gone: the window of a reboot or power-off ends here.
+            summary = self.sampler.close()
+            if summary:
+                log(f"sampled until QEMU exited: {summary}")
 
     def serve(self, request_id):
         path = os.path.join(self.requests, request_id + ".json")
@@ -126,6 +146,11 @@ class Watcher:
             return "return" in reply, json.dumps(reply)
         if "screendump" in request:
             return self.screendump(request)
+        if request.get("sample") == "start":
+            return self.sampler.start(request.get("name"))
+        if request.get("sample") == "stop":
+            summary = self.sampler.stop()
+            return bool(summary), summary or "no sampling window is open"
         return False, f"unknown request {json.dumps(request)}"
 
     def screendump(self, request):
@@ -165,6 +190,7 @@ def main():
     parser.add_argument("--socket", required=True, help="QEMU's QMP unix socket")
     parser.add_argument("--results", required=True, help="the results directory")
     parser.add_argument("--connect-timeout", type=float, default=30)
+    parser.add_argument("--sample-boot", metavar="NAME", help="begin sampling window NAME at once (a boot)")
     args = parser.parse_args()
     try:
         qmp = QMPConnection(args.socket, args.connect_timeout)
@@ -172,8 +198,14 @@ def main():
         log(f"cannot connect to {args.socket}: {error}")
         return 1
     try:
-        Watcher(qmp, args.results).run()
-    except EOFError:
+        watcher = Watcher(qmp, args.results)
+        if args.sample_boot:
+            ok, message = watcher.sampler.start(args.sample_boot)
+            if not ok:
+                log(message)
+                return 2
+        watcher.run()
+    except (EOFError, ConnectionError):  # QEMU gone (a reset when it exits mid-reply)
         return 0
 
 

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,6 +32,8 @@ class FakeQMP(threading.Thread):
         self.server.listen(1)
         self.png = png
         self.received = []
+        self.frame = b"P6\n1 1\n255\n\x01\x02\x03"
+        self.closed = threading.Event()
 
     def reply(self, command):
         name, arguments = command.get("execute"), command.get("arguments", {})
@@ -42,7 +45,7 @@ class FakeQMP(threading.Thread):
             if "format" in arguments and not self.png:
                 return {"error": {"class": "GenericError", "desc": "Parameter 'format' is unexpected"}}
             with open(arguments["filename"], "wb") as file:
-                file.write(b"P6\n1 1\n255\n\x01\x02\x03")
+                file.write(self.frame)
             return {"return": {}}
         return {"error": {"class": "CommandNotFound", "desc": f"The command {name} has not been found"}}
 
@@ -52,6 +55,8 @@ class FakeQMP(threading.Thread):
         send = lambda message: (stream.write(json.dumps(message).encode() + b"\r\n"), stream.flush())  # noqa: E731
         send({"QMP": {"version": {}, "capabilities": []}})
         for line in stream:
+            if self.closed.is_set():
+                break
             command = json.loads(line)
             self.received.append(command)
             send(EVENT)  # an event before every reply: the watcher must skip it
@@ -71,11 +76,13 @@ class WatcherTest(unittest.TestCase):
             os.makedirs(os.path.join(self.results, ".vm", name))
         self.socket = os.path.join(self.results, ".vm", "qmp.sock")
 
-    def start(self, png=True):
+    def start(self, png=True, frame=None, *options):
         self.qmp = FakeQMP(self.socket, png)
+        if frame is not None:
+            self.qmp.frame = frame
         self.qmp.start()
         self.watcher = subprocess.Popen([sys.executable, os.path.join(VM, "host", "qmp-watcher.py"),
-                                         "--socket", self.socket, "--results", self.results])
+                                         "--socket", self.socket, "--results", self.results, *options])
         self.addCleanup(self.stop)
 
     def stop(self):
@@ -139,6 +146,63 @@ class WatcherTest(unittest.TestCase):
                                 capture_output=True, text=True)
         self.assertEqual(result.returncode, 2)
         self.assertIn("not inside a guest", result.stderr)
+
+    def summary(self, line):
+        name, *fields = line.split()
+        return name, dict(field.split("=", 1) for field in fields)
+
+    def test_sampling_window(self):
+        # A black 64x48 screen: every frame of the window is black, taken
+        # at 10 Hz or more, and nothing is left in the scratch directory.
+        self.start(True, b"P6\n64 48\n255\n" + bytes(64 * 48 * 3))
+        status, output, _ = self.guest("qmp", '{"execute": "query-status"}')
+        self.assertEqual(status, 0)
+        status, output, _ = self.sample("start", "restart")
+        self.assertEqual(status, 0, output)
+        time.sleep(1.2)
+        status, output, _ = self.sample("stop")
+        self.assertEqual(status, 0, output)
+        name, fields = self.summary(output)
+        self.assertEqual(name, "restart")
+        self.assertGreaterEqual(int(fields["frames"]), 8)
+        self.assertEqual(fields["frames"], fields["black"])
+        self.assertEqual((fields["scene"], fields["text"], fields["final_size"]), ("0", "0", "64x48"))
+        self.assertGreaterEqual(float(fields["hz"]), 10)
+        with open(os.path.join(self.results, "samples.txt")) as file:
+            self.assertEqual(file.read(), output + "\n")
+        self.assertTrue(os.path.exists(os.path.join(self.results, "samples", "restart-first-black-64x48.png")))
+        self.assertTrue(os.path.exists(os.path.join(self.results, "samples", "restart.timeline")))
+        dumps = [c["arguments"]["filename"] for c in self.qmp.received if c.get("execute") == "screendump"]
+        self.assertGreaterEqual(len(dumps), 8)
+        self.assertFalse(any(os.path.exists(path) for path in dumps))
+        self.assertFalse(any(path.startswith(self.results) for path in dumps))
+        status, output, _ = self.sample("stop")
+        self.assertEqual((status, output), (1, "no sampling window is open"))
+        status, output, _ = self.sample("start", "../bad")
+        self.assertEqual(status, 1)
+
+    def test_boot_window_ends_with_qemu(self):
+        # --sample-boot: from the connection until QEMU goes away.
+        self.start(True, b"P6\n2 1\n255\n\xff\xff\xff\xff\xff\xff", "--sample-boot", "boot")
+        time.sleep(1)
+        self.qmp.closed.set()
+        self.guest("qmp", "query-status", timeout="2")  # (one more line, then the fake hangs up)
+        self.watcher.wait(timeout=20)
+        with open(os.path.join(self.results, "samples.txt")) as file:
+            name, fields = self.summary(file.read().strip())
+        self.assertEqual(name, "boot")
+        self.assertGreaterEqual(int(fields["scene"]), 5)
+        self.assertEqual(fields["frames"], fields["scene"])
+
+    def sample(self, *words):
+        request = {"sample": words[0]}
+        if len(words) > 1:
+            request["name"] = words[1]
+        env = dict(os.environ, CHAKRA_RESULTS=self.results, CHAKRA_VM_QMP_TIMEOUT="20")
+        script = 'source "$1"; vm_request "$2"'
+        result = subprocess.run(["bash", "-c", script, "bash", os.path.join(VM, "guest", "request.sh"), json.dumps(request)],
+                                env=env, capture_output=True, text=True, timeout=60)
+        return result.returncode, result.stdout.strip(), result.stderr.strip()
 
 
 if __name__ == "__main__":
