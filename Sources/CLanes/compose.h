@@ -202,6 +202,19 @@ __attribute__((always_inline)) static inline void chakra_compose_span(const chak
             CHAKRA_ONE_OVERLAY(CHAKRA_OVER_TWO_ROWS)
 #undef CHAKRA_ONE_OVERLAY
         }
+    } else if (count == 2) {
+        // Two overlays (the heart's shape and centre where they overlap):
+        // copies of both, so their rows' pointers stay in registers where
+        // the general loop reloads them every group.
+        const chakra_overlay_row v0 = *active[0], v1 = *active[1];
+        for (long o = lo; o < hi; o += 16) {
+            CHAKRA_OFFSET(o);
+            chakra_rgb8 c = chakra_base_at(base, stepped, k, o);
+            chakra_over_at(&v0, v0.mode, v0.weight, v0.nextWeight, o, &c);
+            chakra_over_at(&v1, v1.mode, v1.weight, v1.nextWeight, o, &c);
+            chakra_emit_at(out, packed, stream, o, CHAKRA_PIXELS(out, o), c);
+            CHAKRA_PIXELS_NEXT();
+        }
     } else {
         for (long o = lo; o < hi; o += 16) {
             CHAKRA_OFFSET(o);

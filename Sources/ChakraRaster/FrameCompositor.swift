@@ -93,6 +93,10 @@ public final class FrameCompositor: @unchecked Sendable {
         /// The same for the plain base of a folded frame (`Folding`).
         let plainRows: UnsafeMutablePointer<ExpandedRows>
         let plainStep: UnsafeMutablePointer<ExpandedRow>
+        /// The grid interval of the base (and the plain base) the last row
+        /// was in, as the final pass takes it: the rows after it in the
+        /// same interval only change k.
+        var baseInterval = BaseInterval(), plainInterval = BaseInterval()
         let overlayCapacity: Int
         /// This call's overlays as views (no reference counting per row).
         let views: UnsafeMutablePointer<SurfaceView>
@@ -266,7 +270,8 @@ public final class FrameCompositor: @unchecked Sendable {
         }
         for y in rows {
             var baseRow = still?.row(at: y)
-                ?? baseRowAt(baseView, y: y, width: width, frame: frame, rows: s.baseRows, step: s.baseStep, scratch: s)
+                ?? baseRowAt(baseView, y: y, width: width, frame: frame, rows: s.baseRows, step: s.baseStep, interval: &s.baseInterval,
+                             scratch: s)
             var sharpRow = chakra_sharp_spans(row: nil, spans: s.sharpSpans, count: 0)
             if let sharp {
                 sharpRow.count = Int32(Self.groupSpans(sharp.spans(y: y, width: width, into: s.sharpSpans, capacity: Scratch.sharpCapacity),
@@ -306,7 +311,8 @@ public final class FrameCompositor: @unchecked Sendable {
             }
             var plainRow = baseRow
             if underAny, let plainView {
-                plainRow = baseRowAt(plainView, y: y, width: width, frame: frame, rows: s.plainRows, step: s.plainStep, scratch: s)
+                plainRow = baseRowAt(plainView, y: y, width: width, frame: frame, rows: s.plainRows, step: s.plainStep,
+                                     interval: &s.plainInterval, scratch: s)
             }
             let dither = PixelPacker.dither(y)
             if packsWords {
@@ -416,8 +422,17 @@ public final class FrameCompositor: @unchecked Sendable {
     /// per channel, where expanding every screen row horizontally paid a
     /// grid interval's setup every f pixels.
     private func baseRowAt(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, rows: UnsafeMutablePointer<ExpandedRows>,
-                           step: UnsafeMutablePointer<ExpandedRow>, scratch s: Scratch) -> chakra_base_row {
+                           step: UnsafeMutablePointer<ExpandedRow>, interval: inout BaseInterval, scratch s: Scratch) -> chakra_base_row {
         let f = base.factor
+        if interval.frame == frame {
+            let relative = y - base.originY
+            let j = relative / f, k = relative - j * f
+            if k != 0 && j == interval.row {
+                var row = 2 * k <= f ? interval.fromUpper : interval.fromLower
+                row.k = Int16(truncatingIfNeeded: 2 * k <= f ? k : k - f)
+                return row
+            }
+        }
         precondition(base.originX <= 0 && base.originX + (base.width - 1) * f >= width - 1, "base must cover the screen")
         let relative = y - base.originY
         let j = relative / f, k = relative - j * f
@@ -434,6 +449,9 @@ public final class FrameCompositor: @unchecked Sendable {
             chakra_base_step(a.blue, b.blue, step.pointee.blue, width, Int32(f))
             (step.pointee.row, step.pointee.frame) = (j, frame)
         }
+        interval = BaseInterval(row: j, frame: frame,
+                                fromUpper: Self.stepped(a.red, a.green, a.blue, b.red, b.green, b.blue, step: step.pointee, k: 1, factor: f),
+                                fromLower: Self.stepped(a.red, a.green, a.blue, b.red, b.green, b.blue, step: step.pointee, k: f - 1, factor: f))
         return Self.stepped(a.red, a.green, a.blue, b.red, b.green, b.blue, step: step.pointee, k: k, factor: f)
     }
 
@@ -726,4 +744,14 @@ public final class FrameCompositor: @unchecked Sendable {
             row.clearSpill(after: right.upperBound - 1, before: .max)
         }
     }
+}
+
+/// A base's grid interval as the final pass takes it (`FrameCompositor`'s
+/// `baseRowAt`): from the upper grid row and from the lower one, k to be
+/// set.
+struct BaseInterval {
+    var row = -1
+    var frame = FrameToken.none
+    var fromUpper = chakra_base_row()
+    var fromLower = chakra_base_row()
 }

@@ -163,6 +163,23 @@ public final class Surface: @unchecked Sendable {
         holeLast[j] = Int32(scan.holeEnd)
     }
 
+    /// Row j's extent taken as `cells` (everything outside them clear) and
+    /// its hole as `hole` (clear inside), without reading the row: for a
+    /// layer whose drawing knows where it may have content and whose cells
+    /// are blended at grid points (a folded overlay), where the scan cost
+    /// more than the nearly transparent cells it would trim. A hole that is
+    /// not strictly inside the extent is dropped.
+    public func setRowExtent(_ j: Int, cells: Range<Int>, hole: Range<Int>) {
+        let range = cells.clamped(to: 0..<width)
+        guard !range.isEmpty else {
+            (rowFirst[j], rowLast[j], holeFirst[j], holeLast[j]) = (Int32(width), -2, 1, 0)
+            return
+        }
+        (rowFirst[j], rowLast[j]) = (Int32(range.lowerBound), Int32(range.upperBound - 1))
+        let inside = !hole.isEmpty && hole.lowerBound > range.lowerBound && hole.upperBound < range.upperBound
+        (holeFirst[j], holeLast[j]) = inside ? (Int32(hole.lowerBound), Int32(hole.upperBound - 1)) : (1, 0)
+    }
+
     /// Marks every row as fully used (for opaque or unknown content).
     public func markRowsFull() {
         for j in 0..<height {
