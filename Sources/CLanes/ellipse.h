@@ -13,11 +13,7 @@
 #ifndef CHAKRA_ELLIPSE_H
 #define CHAKRA_ELLIPSE_H
 
-#include <stdint.h>
-#include <string.h>
-#if defined(__ARM_NEON)
-#include <arm_neon.h>
-#endif
+#include "shim.h"
 
 typedef float chakra_f32x4 __attribute__((ext_vector_type(4)));
 typedef uint32_t chakra_u32x4 __attribute__((ext_vector_type(4)));
@@ -83,6 +79,48 @@ static inline void chakra_ellipse_cells(const chakra_f32x4 *tableX, const chakra
 #undef CHAKRA_ELLIPSE_CELL
         xs += step;
     }
+}
+
+/// A blurred disc's opacity at four table positions (`BlurredGradientDisc.
+/// View.discOpacity`, lane by lane, the same operations): 0 at or past
+/// entry `last`, else the two entries around it mixed, clamped to 0...1;
+/// lanes from `count` on are 0.
+__attribute__((always_inline)) static inline chakra_f32x4 chakra_disc_opacities(const float *solid, int last, chakra_f32x4 positions,
+                                                                               int count) {
+    chakra_f32x4 out = 0;
+#define CHAKRA_DISC_LANE(lane)                                                                                        \
+    if ((lane) < count && positions[lane] < (float)last) {                                                            \
+        float p = positions[lane];                                                                                    \
+        int i = (int)p;                                                                                               \
+        float f = p - (float)i;                                                                                       \
+        float v = solid[i] + (solid[i + 1] - solid[i]) * f;                                                           \
+        v = 0.0f >= v ? 0.0f : v;                                                                                     \
+        out[lane] = 1.0f < v ? 1.0f : v;                                                                              \
+    }
+    CHAKRA_DISC_LANE(0)
+    CHAKRA_DISC_LANE(1)
+    CHAKRA_DISC_LANE(2)
+    CHAKRA_DISC_LANE(3)
+#undef CHAKRA_DISC_LANE
+    return out;
+}
+
+/// `chakra_disc_opacities` of four pixels of a row: pixel centres `centre`,
+/// `centre` + 1, … at normalised x = (centre + lane − cx)·inverse and
+/// normalised y `y`, their table positions √(x² + y²)·positionScale in
+/// lanes (`BlurredGradientDisc.View.positions`, the same operations).
+__attribute__((always_inline)) static inline chakra_f32x4 chakra_disc_row_opacities(const float *solid, int last, float positionScale,
+                                                                                   float centre, float cx, float inverse, float y,
+                                                                                   int count) {
+    const chakra_f32x4 ramp = {0, 1, 2, 3};
+    chakra_f32x4 d = ((chakra_f32x4)centre + ramp - cx) * inverse;
+    chakra_f32x4 positions = chakra_sqrt4(d * d + y * y) * positionScale;
+    return chakra_disc_opacities(solid, last, positions, count);
+}
+
+/// Whether any lane is above 0.
+__attribute__((always_inline)) static inline int chakra_any_positive(chakra_f32x4 v) {
+    return (v[0] > 0) | (v[1] > 0) | (v[2] > 0) | (v[3] > 0);
 }
 
 #pragma clang fp contract(on)

@@ -62,7 +62,21 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
 
     // Per frame: the particles, the first `particleCount` of the list.
     let particles: UnsafeMutableBufferPointer<Particle>
-    var particleCount = 0
+    var particleCount = 0 {
+        didSet {
+            (particleFirstRow, particleLastRow) = (Int.max, Int.min)
+            for k in 0..<particleCount {
+                particleFirstRow = min(particleFirstRow, particles[k].firstRow)
+                particleLastRow = max(particleLastRow, particles[k].lastRow)
+            }
+        }
+    }
+    /// The rows any of this frame's particles may reach (none when first >
+    /// last): the rows outside, most of the screen, skip the walk over
+    /// every particle.
+    private(set) var particleFirstRow = Int.max, particleLastRow = Int.min
+    @inline(__always)
+    private func particlesMayReach(_ y: Int) -> Bool { y >= particleFirstRow && y <= particleLastRow }
     let particleTable: BlurredGradientDisc
 
     init(track: SpiralTrack, totalLength: Double, particleCapacity: Int) {
@@ -175,7 +189,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
             (spans[2 * n], spans[2 * n + 1]) = (columns.lowerBound, columns.upperBound + 1)
             n += 1
         }
-        if particleCount > 0, n < capacity {
+        if particleCount > 0, n < capacity, particlesMayReach(y) {
             // One span over every particle on the row: a burst is small.
             var lo = Int.max, hi = Int.min
             for k in 0..<particleCount {
@@ -194,7 +208,7 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
     func paint(row: FixedRow, y: Int, width: Int) {
         paintTrack(row: row, y: y)
         if barShown { paintBar(row: row, y: y, width: width) }
-        if particleCount > 0 { paintParticles(row: row, y: y, width: width) }
+        if particleCount > 0, particlesMayReach(y) { paintParticles(row: row, y: y, width: width) }
     }
 
     @inline(__always)
@@ -266,11 +280,9 @@ final class SpiralPainter: SharpRowPainter, @unchecked Sendable {
             // 0, and blending them changes nothing.
             var x = columns.lowerBound
             while x <= columns.upperBound {
-                let d = (SIMD4(repeating: Float(x) + 0.5) + SIMD4(0, 1, 2, 3) - p.cx) * inverse
-                let position = particleTable.positions(x: d, y: dy * inverse)
-                var opacity = SIMD4<Float>.zero
-                for lane in 0..<min(4, columns.upperBound - x + 1) { opacity[lane] = particleTable.discOpacity(at: position[lane]) }
-                if opacity != .zero { row.blend(p.color, opacities: opacity, at: x) }
+                let opacity = particleTable.discOpacities(x: Float(x) + 0.5, cx: p.cx, inverse: inverse, y: dy * inverse,
+                                                          count: min(4, columns.upperBound - x + 1))
+                if chakra_any_positive(opacity) != 0 { row.blend(p.color, opacities: opacity, at: x) }
                 x += 4
             }
         }
