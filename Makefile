@@ -67,7 +67,9 @@ release-check: release
 # flood and adversarial clients against the release chakrad
 # (tests/flood), its restarts after SIGKILL, pairs of it started at once
 # on one socket, its session records under SIGKILL, and configuration
-# files that never end (tests/faults); then the kernel tests in QEMU
+# files that never end (tests/faults); its restarts through a stand-in for
+# systemd's descriptor store (Tests/Scripts/continuity-harness.py: the
+# scene's time goes on, the control socket is kept); then the kernel tests in QEMU
 # guests (tests/vm), two at a time on 2 cores, with the release chakrad
 # and chakractl that make deb built and the test binary of swift test; two
 # of them boot Debian under systemd and install the package (amd64 on
@@ -105,6 +107,7 @@ test:
 	$(STEP) pairs tests/faults/pairs.py $(CURDIR)/.build/release/chakrad
 	$(STEP) sessions tests/faults/sessions.py $(CURDIR)/.build/release/chakrad
 	$(STEP) configfiles tests/faults/configfiles.py $(CURDIR)/.build/release/chakrad
+	$(STEP) continuity Tests/Scripts/continuity-harness.py $(CURDIR)/.build/release/chakrad $(CURDIR)/.build/release/chakractl
 	$(STEP) vm env CHAKRAD=$(CURDIR)/.build/release/chakrad CHAKRACTL=$(CURDIR)/.build/release/chakractl \
 		CHAKRA_TESTS=$(CURDIR)/.build/debug/ChakraPackageTests.xctest tests/vm/run-all.sh
 	@scripts/step.sh $(TEST_STEPS) --table
