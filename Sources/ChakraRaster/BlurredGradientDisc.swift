@@ -104,19 +104,12 @@ public final class BlurredGradientDisc: @unchecked Sendable {
             return min(max(solid[i] + (solid[i + 1] - solid[i]) * f, 0), 1)
         }
 
-        /// `discOpacity` at the first `count` lanes of `positions` (0 in the
-        /// rest), in C (`chakra_disc_opacities`): lanes taken apart by a
-        /// run-time index went through the stack.
-        @inlinable @inline(__always)
-        public func discOpacities(at positions: SIMD4<Float>, count: Int) -> SIMD4<Float> {
-            chakra_disc_opacities(solid, Int32(last), positions, Int32(count))
-        }
-
         /// `discOpacity` at four pixels of a row, pixel centres `x` + 0…3 (at
         /// most `count` of them; 0 in the rest), for a disc centred at `cx`
         /// of 1/`inverse` pixels' radius, `y` the row's normalised distance
-        /// from the centre: `positions` and the lookups in one C function,
-        /// the square roots in lanes.
+        /// from the centre: `positions` and the lookups in one C function
+        /// (`chakra_disc_row_opacities`), the square roots in lanes; lanes
+        /// taken apart by a run-time index in Swift went through the stack.
         @inlinable @inline(__always)
         public func discOpacities(x: Float, cx: Float, inverse: Float, y: Float, count: Int) -> SIMD4<Float> {
             chakra_disc_row_opacities(solid, Int32(last), positionScale, x, cx, inverse, y, Int32(count))

@@ -416,11 +416,11 @@ public final class FrameCompositor: @unchecked Sendable {
 
     /// The base at screen row y as the fused loop takes it: the vertical
     /// interpolation of its two grid rows around y, each expanded to screen
-    /// pixels once (`baseRows`), and row k of the interval the upper row
-    /// plus k times the rounded step per row, kept per pair of grid rows
-    /// (`baseStep`, `chakra_base_step`): per group of eight a multiply-add
-    /// per channel, where expanding every screen row horizontally paid a
-    /// grid interval's setup every f pixels.
+    /// pixels once (`baseRows`), and row k of the interval the nearer grid
+    /// row plus (or minus) multiples of the rounded step per row, kept per
+    /// pair of grid rows (`baseStep`, `steppedBaseRow`): per group of eight
+    /// a multiply-add per channel, where expanding every screen row
+    /// horizontally paid a grid interval's setup every f pixels.
     private func baseRowAt(_ base: SurfaceView, y: Int, width: Int, frame: FrameToken, rows: UnsafeMutablePointer<ExpandedRows>,
                            step: UnsafeMutablePointer<ExpandedRow>, interval: inout BaseInterval, scratch s: Scratch) -> chakra_base_row {
         let f = base.factor
@@ -449,25 +449,12 @@ public final class FrameCompositor: @unchecked Sendable {
             chakra_base_step(a.blue, b.blue, step.pointee.blue, width, Int32(f))
             (step.pointee.row, step.pointee.frame) = (j, frame)
         }
+        let d = step.pointee
+        let (upper, lower, steps) = ((a.red, a.green, a.blue), (b.red, b.green, b.blue), (d.red, d.green, d.blue))
         interval = BaseInterval(row: j, frame: frame,
-                                fromUpper: Self.stepped(a.red, a.green, a.blue, b.red, b.green, b.blue, step: step.pointee, k: 1, factor: f),
-                                fromLower: Self.stepped(a.red, a.green, a.blue, b.red, b.green, b.blue, step: step.pointee, k: f - 1, factor: f))
-        return Self.stepped(a.red, a.green, a.blue, b.red, b.green, b.blue, step: step.pointee, k: k, factor: f)
-    }
-
-    /// Row k (0 < k < f) of a grid interval from its rounded step: from the
-    /// nearer of its two grid rows, so the step's rounding is multiplied by
-    /// at most f/2 (`chakra_base_step`).
-    @inline(__always)
-    static func stepped(_ red: UnsafeMutablePointer<Int16>, _ green: UnsafeMutablePointer<Int16>, _ blue: UnsafeMutablePointer<Int16>,
-                        _ nextRed: UnsafeMutablePointer<Int16>, _ nextGreen: UnsafeMutablePointer<Int16>, _ nextBlue: UnsafeMutablePointer<Int16>,
-                        step: ExpandedRow, k: Int, factor f: Int) -> chakra_base_row {
-        if 2 * k <= f {
-            return chakra_base_row(red: red, green: green, blue: blue, stepRed: step.red, stepGreen: step.green, stepBlue: step.blue,
-                                   k: Int16(truncatingIfNeeded: k))
-        }
-        return chakra_base_row(red: nextRed, green: nextGreen, blue: nextBlue, stepRed: step.red, stepGreen: step.green,
-                               stepBlue: step.blue, k: Int16(truncatingIfNeeded: k - f))
+                                fromUpper: steppedBaseRow(upper: upper, lower: lower, step: steps, k: 1, factor: f),
+                                fromLower: steppedBaseRow(upper: upper, lower: lower, step: steps, k: f - 1, factor: f))
+        return steppedBaseRow(upper: upper, lower: lower, step: steps, k: k, factor: f)
     }
 
     /// `base`, which must not change from here on, expanded once for
@@ -754,4 +741,22 @@ struct BaseInterval {
     var frame = FrameToken.none
     var fromUpper = chakra_base_row()
     var fromLower = chakra_base_row()
+}
+
+/// Three 16-bit planes: a base row's red, green and blue.
+typealias BasePlanes = (UnsafeMutablePointer<Int16>, UnsafeMutablePointer<Int16>, UnsafeMutablePointer<Int16>)
+
+/// Row k (0 < k < f) of a base's grid interval, between the expanded grid
+/// rows `upper` and `lower` with the rounded step per row between them
+/// (`chakra_base_step`): from the nearer of the two, so the step's
+/// rounding is multiplied by at most f/2. Shared by a surface base
+/// (`FrameCompositor`) and a still one (`StillBase`).
+@inline(__always)
+func steppedBaseRow(upper: BasePlanes, lower: BasePlanes, step: BasePlanes, k: Int, factor f: Int) -> chakra_base_row {
+    if 2 * k <= f {
+        return chakra_base_row(red: upper.0, green: upper.1, blue: upper.2, stepRed: step.0, stepGreen: step.1, stepBlue: step.2,
+                               k: Int16(truncatingIfNeeded: k))
+    }
+    return chakra_base_row(red: lower.0, green: lower.1, blue: lower.2, stepRed: step.0, stepGreen: step.1, stepBlue: step.2,
+                           k: Int16(truncatingIfNeeded: k - f))
 }

@@ -47,7 +47,8 @@ public final class StillBase: @unchecked Sendable {
     deinit { planes.deallocate() }
 
     /// The base at screen row y, as `FrameCompositor` makes it from a
-    /// surface: the grid row above and the fraction of the step below.
+    /// surface: the grid row, or the nearer of the two around y and steps
+    /// from it (`steppedBaseRow`).
     @inline(__always)
     func row(at y: Int) -> chakra_base_row {
         let f = surface.factor
@@ -55,17 +56,12 @@ public final class StillBase: @unchecked Sendable {
         let j = relative / f, k = relative - j * f
         precondition(relative >= 0 && j < surface.height && (k == 0 || j + 1 < surface.height), "base must cover the screen")
         let a = planes + j * 6 * stride
-        let (red, green, blue) = (UnsafePointer(a), UnsafePointer(a + stride), UnsafePointer(a + 2 * stride))
         if k == 0 {
-            return chakra_base_row(red: red, green: green, blue: blue, stepRed: red, stepGreen: green, stepBlue: blue, k: 0)
+            return chakra_base_row(red: a, green: a + stride, blue: a + 2 * stride, stepRed: a, stepGreen: a + stride, stepBlue: a + 2 * stride,
+                                   k: 0)
         }
         let b = a + 6 * stride
-        if 2 * k <= f {
-            return chakra_base_row(red: red, green: green, blue: blue, stepRed: a + 3 * stride, stepGreen: a + 4 * stride,
-                                   stepBlue: a + 5 * stride, k: Int16(truncatingIfNeeded: k))
-        }
-        // From the nearer grid row, as `FrameCompositor.stepped`.
-        return chakra_base_row(red: b, green: b + stride, blue: b + 2 * stride, stepRed: a + 3 * stride, stepGreen: a + 4 * stride,
-                               stepBlue: a + 5 * stride, k: Int16(truncatingIfNeeded: k - f))
+        return steppedBaseRow(upper: (a, a + stride, a + 2 * stride), lower: (b, b + stride, b + 2 * stride),
+                              step: (a + 3 * stride, a + 4 * stride, a + 5 * stride), k: k, factor: f)
     }
 }
