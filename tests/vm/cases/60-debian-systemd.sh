@@ -102,8 +102,8 @@ else
     vm_fail "no screendump of the pinned heart"
 fi
 # Issue 30: the screen sampled at 10 Hz through each window, frames
-# classified as scene, black or text (CHAKRA_VM_SEAMS_STRICT=1: none but
-# scene where a seam is not allowed).
+# classified as scene, black or text: none but scene where a seam is not
+# allowed (CHAKRA_VM_SEAMS_STRICT=0: figures only).
 kiosk_seams_text_expected=stop
 kiosk_seams "$dir" boot2 restart crash upgrade watchdog stop reboot
 if [[ -e $dir/figures.txt ]]; then sed 's/^/figure: /' "$dir/figures.txt"; fi
