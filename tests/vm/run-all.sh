@@ -91,10 +91,10 @@ done
 # them; a new case counts as 120 s until it has run once.
 times_file=$VM_BUILD/case-times
 declare -A expected=(
-    [00-smoke]=70 [10-drm-bochs]=110 [20-drm-virtio]=80 [30-fbdev]=90 [35-fbdev-vfb]=50
-    [40-touch-uinput]=50 [45-control-drm]=50 [50-spiral-touch]=120 [55-device-faults]=190
-    [60-debian-systemd]=420 [65-display-power]=200 [66-cec-vivid]=60 [67-schedule-drm]=150
-    [68-touch-schedule]=260 [70-debian-arm64]=600
+    [00-smoke]=70 [10-drm-bochs]=90 [20-drm-virtio]=75 [30-fbdev]=70 [35-fbdev-vfb]=50
+    [40-touch-uinput]=45 [45-control-drm]=30 [47-continuity-drm]=40 [50-spiral-touch]=200
+    [55-device-faults]=140 [60-debian-systemd]=540 [65-display-power]=240 [66-cec-vivid]=75
+    [67-schedule-drm]=125 [68-touch-schedule]=115 [70-debian-arm64]=720
 )
 if [[ -r $times_file ]]; then
     while read -r name seconds; do

@@ -139,9 +139,14 @@ if [[ -e $(shot pinned) ]]; then
     fi
     same_image "the heart after a reboot" "$(shot after-reboot)" "$dir/heart.png" --tolerance 0 --max-bad-fraction 0
     kiosk_console "after apt remove" "$(shot removed)" "$dir/heart.png"
-    # Issue 30's windows: the pinned heart after each.
+    # Issue 30's windows: the scene's clock held (paused; the guest's
+    # continuity_hold), and after each window the same picture exactly:
+    # the clock continued. A new clock would start at 0 s, another picture.
+    reference "$dir/heart-0s.png" "$size" 0 0
+    same_image "the held heart is the heart (its clock paused)" "$(shot held)" "$dir/heart.png" --tolerance 48 --max-bad-fraction 0.35
+    changed_image "the held heart is not the heart at 0 s, where a new clock starts" "$(shot held)" "$dir/heart-0s.png"
     for name in after-restarts after-crashes after-watchdog after-upgrades; do
-        same_image "the heart ($name)" "$(shot "$name")" "$dir/heart.png" --tolerance 0 --max-bad-fraction 0
+        same_image "the held heart ($name)" "$(shot "$name")" "$(shot held)" --tolerance 0 --max-bad-fraction 0
     done
 else
     vm_fail "no screendump of the pinned heart"

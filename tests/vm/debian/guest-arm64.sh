@@ -219,7 +219,11 @@ if ((boot == 1)); then
 
     # Issue 30: restarts, crashes, the watchdog and upgrades, each in a
     # window of 10 Hz screendumps classified on the host (scene, black,
-    # text); the pinned heart after each, compared on the host.
+    # text). The scene's clock is held for them (continuity_hold: paused,
+    # not pinned), each event is checked for the picture kept, the clock
+    # continued, the same mode and no modeset (continuity_check), and the
+    # host compares the screen after each window with the held picture.
+    continuity_hold
     seams_restarts "$seams_restart_count"
     shot after-restarts
     seams_crashes "$seams_crash_count"
@@ -229,6 +233,7 @@ if ((boot == 1)); then
     cp "$R"/upgrade-*.deb /tmp/
     seams_upgrades /tmp/upgrade-*.deb
     shot after-upgrades
+    continuity_release
 
     journal_if_failed
     log "rebooting"
