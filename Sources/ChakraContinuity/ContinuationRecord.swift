@@ -44,7 +44,8 @@ public struct ContinuationRecord: Equatable, Sendable {
 
     /// Settings changed at run time (`chakractl set`). Only those: a value
     /// the configuration gives is read from the configuration again, so a
-    /// restart made to apply an edited file applies it.
+    /// restart made to apply an edited file applies it; and one the
+    /// configuration changed since it was set yields to it (`laid(over:)`).
     public struct RuntimeSettings: Equatable, Sendable {
         public var reduceMotion: Bool?
         public var lowPower: Bool?
@@ -52,9 +53,60 @@ public struct ContinuationRecord: Equatable, Sendable {
         public var language: String?
         /// Percent of the backlight's maximum, 0...100.
         public var brightness: Int?
+        /// What the configuration (its files and the command line) said of
+        /// the settings above when the record was taken, for those that are
+        /// set (a v1 record has none). The backlight has no key.
+        public var configured: Configured
 
-        public init(reduceMotion: Bool? = nil, lowPower: Bool? = nil, language: String? = nil, brightness: Int? = nil) {
+        public init(reduceMotion: Bool? = nil, lowPower: Bool? = nil, language: String? = nil, brightness: Int? = nil,
+                    configured: Configured = Configured()) {
             (self.reduceMotion, self.lowPower, self.language, self.brightness) = (reduceMotion, lowPower, language, brightness)
+            self.configured = configured
+        }
+
+        /// These settings laid over a configuration that says `now`, as a
+        /// reload lays the hand's over a file read again: a setting whose
+        /// configured value changed since the record was taken (an upgrade
+        /// or an edit brought a new file) takes the configuration's value
+        /// and is dropped here; `dropped` names those ("reduce_motion").
+        /// One the record knows no configured value for is kept.
+        public func laid(over now: Configured) -> (settings: RuntimeSettings, dropped: [String]) {
+            var kept = self
+            var dropped: [String] = []
+            if reduceMotion != nil, let was = configured.reduceMotion, was != now.reduceMotion {
+                (kept.reduceMotion, kept.configured.reduceMotion) = (nil, nil)
+                dropped.append("reduce_motion")
+            }
+            if lowPower != nil, let was = configured.lowPower, was != now.lowPower {
+                (kept.lowPower, kept.configured.lowPower) = (nil, nil)
+                dropped.append("low_power.enabled")
+            }
+            if language != nil, let was = configured.language, was != now.language {
+                (kept.language, kept.configured.language) = (nil, nil)
+                dropped.append("text.language")
+            }
+            return (kept, dropped)
+        }
+
+        /// These settings with `all`'s configured values for the ones that
+        /// are set and none for the others: what a record holds.
+        public func configured(from all: Configured) -> RuntimeSettings {
+            var settings = self
+            settings.configured = Configured(reduceMotion: reduceMotion == nil ? nil : all.reduceMotion,
+                                             lowPower: lowPower == nil ? nil : all.lowPower,
+                                             language: language == nil ? nil : all.language)
+            return settings
+        }
+    }
+
+    /// The configuration's values of the settings `chakractl set` changes.
+    public struct Configured: Equatable, Sendable {
+        public var reduceMotion: Bool?
+        public var lowPower: Bool?
+        public var language: String?
+
+        public init(reduceMotion: Bool? = nil, lowPower: Bool? = nil, language: String? = nil) {
+            (self.reduceMotion, self.lowPower, self.language) = (reduceMotion, lowPower, language)
         }
     }
 
@@ -103,6 +155,7 @@ public struct ContinuationRecord: Equatable, Sendable {
         if let reason = Self.nameProblem(scene) { return ("scene", reason) }
         if !sceneTime.isFinite || sceneTime < 0 || sceneTime >= Self.maxSceneTime { return ("scene-time", "not 0 to \(Self.maxSceneTime) s: \(sceneTime)") }
         if let language = settings.language, let reason = Self.nameProblem(language) { return ("language", reason) }
+        if let language = settings.configured.language, let reason = Self.nameProblem(language) { return ("configured-language", reason) }
         if let brightness = settings.brightness, !(0...100).contains(brightness) { return ("brightness", "not 0 to 100: \(brightness)") }
         if let spiral {
             if !spiral.progress.isFinite || !(0...1).contains(spiral.progress) { return ("spiral", "progress not 0 to 1: \(spiral.progress)") }

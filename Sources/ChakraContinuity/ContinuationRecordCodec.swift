@@ -2,7 +2,7 @@ import ChakraSystem
 /// The continuation record as lines of text, one field a line, in this
 /// order, each once, then the CRC-32 of every byte before it:
 ///
-///     chakra-continuation v1
+///     chakra-continuation v2
 ///     taken=81234.567891
 ///     scene=spiral
 ///     scene-time=1234.5678
@@ -11,12 +11,19 @@ import ChakraSystem
 ///     low-power=yes
 ///     language=de
 ///     brightness=-
+///     configured-reduce-motion=-
+///     configured-low-power=no
+///     configured-language=en
 ///     display-mode=auto
 ///     display=on
 ///     spiral=hold progress=0.5 held=12.25 pattern=box
 ///     crc32=5f0e3a1c
 ///
-/// "-" is a setting not changed at run time, and no exercise. Numbers as
+/// "-" is a setting not changed at run time, and no exercise. The
+/// `configured-` lines (new in v2) are what the configuration said of each
+/// setting changed at run time ("-" for the others), so that the next
+/// process lets a configuration changed in between win, as a reload does;
+/// v1 is v2 without them, and is still read (and written back as v1). Numbers as
 /// Swift writes a Double (the shortest digits that read back as the same
 /// value: the scene goes on exactly where it was); yes and no; names are
 /// identifiers (`ContinuationRecord.nameProblem`).
@@ -35,12 +42,21 @@ import ChakraSystem
 /// the fuzzer checks.
 public enum ContinuationRecordCodec {
     public static let magic = "chakra-continuation"
-    public static let version = 1
+    /// The version written.
+    public static let version = 2
+    /// The versions read.
+    public static let versionsRead = 1...2
     /// No record is longer (a full one is about 300 bytes): a larger file is
     /// refused before it is read.
     public static let maxBytes = 4096
 
     public static func encode(_ record: ContinuationRecord) throws(ContinuationRecordError) -> [UInt8] {
+        try encode(record, version: version)
+    }
+
+    /// `record` as `version` writes it (a v1 record read is checked by
+    /// writing it again as v1).
+    public static func encode(_ record: ContinuationRecord, version: Int) throws(ContinuationRecordError) -> [UInt8] {
         if let problem = record.problem { throw .unwritable(field: problem.field, reason: problem.reason) }
         var text = "\(magic) v\(version)\n"
         func line(_ key: String, _ value: String) { text += "\(key)=\(value)\n" }
@@ -52,6 +68,13 @@ public enum ContinuationRecordCodec {
         line("low-power", record.settings.lowPower.map(flag) ?? unset)
         line("language", record.settings.language ?? unset)
         line("brightness", record.settings.brightness.map { String($0) } ?? unset)
+        if version >= 2 {
+            // Only for a setting that is set: one way to write each record.
+            let settings = record.settings, configured = settings.configured
+            line("configured-reduce-motion", settings.reduceMotion == nil ? unset : configured.reduceMotion.map(flag) ?? unset)
+            line("configured-low-power", settings.lowPower == nil ? unset : configured.lowPower.map(flag) ?? unset)
+            line("configured-language", settings.language == nil ? unset : configured.language ?? unset)
+        }
         line("display-mode", record.displayMode.rawValue)
         line("display", record.display.rawValue)
         if let spiral = record.spiral {
@@ -75,7 +98,9 @@ public enum ContinuationRecordCodec {
         }
         guard bytes.starts(with: magicBytes) else { throw .notARecord }
         let versionText = String(decoding: bytes[magicBytes.count..<firstNewline], as: UTF8.self)
-        guard versionText == String(version) else { throw .unsupportedVersion("v" + versionText.prefix(20)) }
+        guard let readVersion = versionsRead.first(where: { String($0) == versionText }) else {
+            throw .unsupportedVersion("v" + versionText.prefix(20))
+        }
 
         // The checksum line: the first line starting "crc32=" (no field's
         // key is "crc32"); bytes after it are an older record's tail.
@@ -102,17 +127,28 @@ public enum ContinuationRecordCodec {
         settings.lowPower = try lines.optional("low-power") { (text) throws(ContinuationRecordError) in try FieldLines.flag("low-power", text) }
         settings.language = try lines.optional("language") { (text) throws(ContinuationRecordError) in try FieldLines.name("language", text) }
         settings.brightness = try lines.optional("brightness") { (text) throws(ContinuationRecordError) in try FieldLines.integer("brightness", text) }
+        if readVersion >= 2 {
+            settings.configured.reduceMotion = try lines.optional("configured-reduce-motion") { (text) throws(ContinuationRecordError) in
+                try FieldLines.flag("configured-reduce-motion", text)
+            }
+            settings.configured.lowPower = try lines.optional("configured-low-power") { (text) throws(ContinuationRecordError) in
+                try FieldLines.flag("configured-low-power", text)
+            }
+            settings.configured.language = try lines.optional("configured-language") { (text) throws(ContinuationRecordError) in
+                try FieldLines.name("configured-language", text)
+            }
+        }
         let displayMode = try lines.word("display-mode", as: ContinuationRecord.DisplayMode.self)
         let display = try lines.word("display", as: ContinuationRecord.DisplayPower.self)
         let spiral = try lines.optional("spiral") { (text) throws(ContinuationRecordError) in try spiralProgress(text) }
-        guard lines.atEnd else { throw .badField(lines.nextKey ?? "?", "not a field of v\(version) here") }
+        guard lines.atEnd else { throw .badField(lines.nextKey ?? "?", "not a field of v\(readVersion) here") }
 
         let record = ContinuationRecord(takenAt: takenAt, scene: scene, sceneTime: sceneTime, paused: paused, settings: settings,
                                         displayMode: displayMode, display: display, spiral: spiral)
         if let problem = record.problem { throw .badField(problem.field, problem.reason) }
         // One way to write a record: "1.50" for 1.5, "+1" for 1, "007" for 7
         // read as numbers, but are not what this version writes.
-        guard try encode(record) == bytes else { throw .notCanonical }
+        guard try encode(record, version: readVersion) == bytes else { throw .notCanonical }
         return record
     }
 

@@ -30,7 +30,8 @@ public enum ContinuationRecordError: Error, Equatable, Sendable, CustomStringCon
         case .tooLarge(let bytes): "the state record is \(bytes) bytes, more than \(ContinuationRecordCodec.maxBytes)"
         case .notARecord: "the state descriptor holds no continuation record"
         case .unsupportedVersion(let version):
-            "the state record is version '\(version)'; this chakrad reads v\(ContinuationRecordCodec.version)"
+            "the state record is version '\(version)'; this chakrad reads "
+                + ContinuationRecordCodec.versionsRead.map { "v\($0)" }.joined(separator: " and ")
         case .truncated: "the state record is cut short"
         case .trailingBytes(let count): "the state record has \(count) bytes after its end (torn rewrite)"
         case .checksumMismatch(let stored, let computed):

@@ -5,7 +5,8 @@ import ChakraSystem
 /// A record with every field set away from its default.
 let fullRecord = ContinuationRecord(
     takenAt: 81234.567891, scene: "spiral", sceneTime: 1234.5678, paused: true,
-    settings: .init(reduceMotion: true, lowPower: false, language: "pt-BR", brightness: 42),
+    settings: .init(reduceMotion: true, lowPower: false, language: "pt-BR", brightness: 42,
+                    configured: .init(reduceMotion: false, lowPower: true, language: "de")),
     displayMode: .off, display: .dimmed,
     spiral: .init(state: .hold, progress: 0.5, holdElapsed: 12.25, pattern: "4-7-8"))
 
@@ -38,6 +39,29 @@ struct ContinuationRecordTests {
     @Test func writesTheDocumentedText() throws {
         let written = try text(fullRecord)
         let body = """
+            chakra-continuation v2
+            taken=81234.567891
+            scene=spiral
+            scene-time=1234.5678
+            paused=yes
+            reduce-motion=yes
+            low-power=no
+            language=pt-BR
+            brightness=42
+            configured-reduce-motion=no
+            configured-low-power=yes
+            configured-language=de
+            display-mode=off
+            display=dimmed
+            spiral=hold progress=0.5 held=12.25 pattern=4-7-8
+
+            """
+        #expect(written == String(decoding: signed(body), as: UTF8.self))
+    }
+
+    @Test("a v1 record (the last version's, before an upgrade) still reads, and writes back as it was")
+    func readsVersion1() throws {
+        let body = """
             chakra-continuation v1
             taken=81234.567891
             scene=spiral
@@ -52,7 +76,51 @@ struct ContinuationRecordTests {
             spiral=hold progress=0.5 held=12.25 pattern=4-7-8
 
             """
-        #expect(written == String(decoding: signed(body), as: UTF8.self))
+        var expected = fullRecord
+        expected.settings.configured = .init()
+        #expect(try ContinuationRecordCodec.decode(signed(body)) == expected)
+        #expect(try ContinuationRecordCodec.encode(expected, version: 1) == signed(body))
+        // v1 has no configured- lines.
+        let withThem = body.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0 == "brightness=42" ? "brightness=42\nconfigured-reduce-motion=no" : String($0) }.joined(separator: "\n")
+        #expect(decodeError(signed(withThem)) == .badField("display-mode", "missing (found 'configured-reduce-motion' in its place)"))
+    }
+
+    @Test("a configured value is written for a setting that is set, and only then")
+    func configuredOnlyForSetSettings() throws {
+        var record = ContinuationRecord(takenAt: 1, scene: "heart", sceneTime: 2)
+        record.settings.configured = .init(reduceMotion: true, lowPower: false, language: "de")
+        let back = try ContinuationRecordCodec.decode(ContinuationRecordCodec.encode(record))
+        #expect(back.settings.configured == .init())
+        // Set without one known (a record from v1 carried on): "-".
+        record.settings = .init(language: "de")
+        #expect(try text(record).contains("\nlanguage=de\n"))
+        #expect(try text(record).contains("\nconfigured-language=-\n"))
+        #expect(try ContinuationRecordCodec.decode(ContinuationRecordCodec.encode(record)) == record)
+    }
+
+    @Test("run-time settings laid over a configuration: what it changed since yields to it, as after a reload")
+    func laidOverAConfiguration() {
+        let settings = ContinuationRecord.RuntimeSettings(reduceMotion: true, lowPower: true, language: "de", brightness: 40,
+                                                          configured: .init(reduceMotion: false, lowPower: false, language: "en"))
+        // Nothing changed: everything stays.
+        var (laid, dropped) = settings.laid(over: .init(reduceMotion: false, lowPower: false, language: "en"))
+        #expect(laid == settings && dropped.isEmpty)
+        // Each changed alone.
+        (laid, dropped) = settings.laid(over: .init(reduceMotion: true, lowPower: false, language: "en"))
+        #expect(laid.reduceMotion == nil && laid.configured.reduceMotion == nil && laid.lowPower == true && laid.language == "de")
+        #expect(dropped == ["reduce_motion"])
+        (laid, dropped) = settings.laid(over: .init(reduceMotion: false, lowPower: true, language: "en"))
+        #expect(laid.lowPower == nil && laid.reduceMotion == true && dropped == ["low_power.enabled"])
+        (laid, dropped) = settings.laid(over: .init(reduceMotion: false, lowPower: false, language: "pt-BR"))
+        #expect(laid.language == nil && laid.lowPower == true && dropped == ["text.language"])
+        // The backlight has no key: it always stays.
+        (laid, dropped) = settings.laid(over: .init(reduceMotion: true, lowPower: true, language: "fr"))
+        #expect(laid == ContinuationRecord.RuntimeSettings(brightness: 40) && dropped.count == 3)
+        // A record that knows no configured value (v1) keeps its settings.
+        let v1 = ContinuationRecord.RuntimeSettings(reduceMotion: true, language: "de")
+        (laid, dropped) = v1.laid(over: .init(reduceMotion: true, lowPower: true, language: "fr"))
+        #expect(laid == v1 && dropped.isEmpty)
     }
 
     @Test func everyFieldReadsBack() throws {
@@ -74,6 +142,9 @@ struct ContinuationRecordTests {
         vary { $0.settings.language = "de" }
         vary { $0.settings.brightness = 0 }
         vary { $0.settings.brightness = 100 }
+        vary { $0.settings.reduceMotion = true; $0.settings.configured.reduceMotion = false }
+        vary { $0.settings.lowPower = false; $0.settings.configured.lowPower = true }
+        vary { $0.settings.language = "de"; $0.settings.configured.language = "pt-BR" }
         for mode in ContinuationRecord.DisplayMode.allCases where mode != .auto { vary { $0.displayMode = mode } }
         for power in ContinuationRecord.DisplayPower.allCases where power != .on { vary { $0.display = power } }
         for state in ContinuationRecord.SpiralProgress.State.allCases {
@@ -100,12 +171,12 @@ struct ContinuationRecordTests {
     }
 
     @Test func otherVersionsAreRefusedByTheirFirstLine() throws {
-        var newer = "chakra-continuation v2\n" + String(try text(fullRecord).dropFirst("chakra-continuation v1\n".count))
-        #expect(decodeError(Array(newer.utf8)) == .unsupportedVersion("v2"))
+        var newer = "chakra-continuation v3\n" + String(try text(fullRecord).dropFirst("chakra-continuation v2\n".count))
+        #expect(decodeError(Array(newer.utf8)) == .unsupportedVersion("v3"))
         // Refused by its version even with its own checksum right: a later
         // version may lay the rest out differently.
-        newer = "chakra-continuation v2\nsomething=else\n"
-        #expect(decodeError(signed(newer)) == .unsupportedVersion("v2"))
+        newer = "chakra-continuation v3\nsomething=else\n"
+        #expect(decodeError(signed(newer)) == .unsupportedVersion("v3"))
         #expect(decodeError(signed("chakra-continuation v0\n")) == .unsupportedVersion("v0"))
         #expect(decodeError(signed("chakra-continuation v01\n")) == .unsupportedVersion("v01"))
         #expect(decodeError(Array("chakra-continuation v\n".utf8)) == .unsupportedVersion("v"))
@@ -202,6 +273,28 @@ struct ContinuationRecordTests {
         #expect(decodeError(signed(body(extra))) == .badField("colour", "not a field of v1 here"))
     }
 
+    @Test func configuredFieldsAreChecked() {
+        let head = "chakra-continuation v2\n"
+        let good = ["taken=1.0", "scene=heart", "scene-time=2.5", "paused=no", "reduce-motion=yes", "low-power=-", "language=de",
+                    "brightness=-", "configured-reduce-motion=no", "configured-low-power=-", "configured-language=en",
+                    "display-mode=auto", "display=on", "spiral=-"]
+        func body(_ lines: [String]) -> String { head + lines.map { $0 + "\n" }.joined() }
+        #expect(decodeError(signed(body(good))) == nil)
+        func refused(_ index: Int, _ line: String) -> ContinuationRecordError? {
+            var lines = good
+            lines[index] = line
+            return decodeError(signed(body(lines)))
+        }
+        #expect(refused(8, "configured-reduce-motion=1") == .badField("configured-reduce-motion", "not yes or no: '1'"))
+        #expect(refused(10, "configured-language=e n") == .badField("configured-language", "not a name (letters, digits, '.', '_', '-'): 'e n'"))
+        // A configured value for a setting that is not set is not how a
+        // record is written.
+        #expect(refused(9, "configured-low-power=yes") == .notCanonical)
+        var missing = good
+        missing.remove(at: 9)
+        #expect(decodeError(signed(body(missing))) == .badField("configured-low-power", "missing (found 'configured-language' in its place)"))
+    }
+
     @Test func unwritableRecordsAreRefusedWhenWritten() {
         func problem(_ change: (inout ContinuationRecord) -> Void) -> ContinuationRecordError? {
             var record = fullRecord
@@ -227,7 +320,7 @@ struct ContinuationRecordTests {
     }
 
     @Test func errorsSayWhatHappened() {
-        #expect("\(ContinuationRecordError.unsupportedVersion("v2"))" == "the state record is version 'v2'; this chakrad reads v1")
+        #expect("\(ContinuationRecordError.unsupportedVersion("v3"))" == "the state record is version 'v3'; this chakrad reads v1 and v2")
         #expect("\(ContinuationRecordError.checksumMismatch(stored: 0xabc, computed: 0x12))" == "the state record is damaged (crc32 abc stored, 12 computed)")
         #expect("\(ContinuationRecordError.trailingBytes(5))" == "the state record has 5 bytes after its end (torn rewrite)")
     }

@@ -1,3 +1,4 @@
+import ChakraConfig
 import ChakraContinuity
 import ChakraControl
 import ChakraSystem
@@ -53,7 +54,9 @@ struct ContinuityTests {
         #expect(abs((kept.last?.sceneTime ?? 0) - 2) < 1e-9)
         count = kept.saved.count
         _ = driver.command { .change(.reduceMotion(true), reply: $0) }
-        #expect(kept.saved.count == count + 1 && kept.last?.settings == ContinuationRecord.RuntimeSettings(reduceMotion: true))
+        // With what the configuration says of it, for the next process.
+        #expect(kept.saved.count == count + 1
+            && kept.last?.settings == ContinuationRecord.RuntimeSettings(reduceMotion: true, configured: .init(reduceMotion: false)))
         count = kept.saved.count
         _ = driver.command { .display(.off, reply: $0) }
         #expect(kept.saved.count == count + 1 && kept.last?.displayMode == .off && kept.last?.display == .off)
@@ -151,10 +154,45 @@ struct ContinuityTests {
         #expect(driver.core.configuration.config.text.language == "de")
         #expect(driver.core.screen.mode == .off)
         driver.run(until: 101)
-        // What it keeps carries the same run-time settings on.
-        #expect(kept.last?.settings == record.settings && kept.last?.displayMode == .off)
+        // What it keeps carries the same run-time settings on, now with
+        // what its configuration says of them.
+        #expect(kept.last?.settings == record.settings.configured(from: .init(reduceMotion: false, lowPower: false, language: "en")))
+        #expect(kept.last?.displayMode == .off)
         // The configured scene is still the configuration's (a reload does not take the record's).
         #expect(driver.core.configuration.scene == "heart")
+    }
+
+    @Test("a setting the configuration changed since the record yields to it, as after a reload; one it did not change stays")
+    func startAfterTheConfigurationChanged() throws {
+        var record = ContinuationRecord(takenAt: 90, scene: "heart", sceneTime: 1)
+        record.settings = ContinuationRecord.RuntimeSettings(reduceMotion: true, language: "de", configured: .init(reduceMotion: false, language: "en"))
+        // The upgrade's file says pt-BR where the old one said en; reduce
+        // motion is still false there.
+        let driver = try CoreDriver(continuing: record) { $0.config.text.language = "pt-BR" }
+        #expect(driver.core.configuration.config.text.language == "pt-BR")
+        #expect(driver.core.configuration.settings.reduceMotion)
+        let next = driver.core.continuationRecord().settings
+        #expect(next == ContinuationRecord.RuntimeSettings(reduceMotion: true, configured: .init(reduceMotion: false)))
+
+        // The same record over an unchanged configuration: both stay.
+        let unchanged = try CoreDriver(continuing: record)
+        #expect(unchanged.core.configuration.config.text.language == "de" && unchanged.core.configuration.settings.reduceMotion)
+    }
+
+    @Test("a reload's file is what the next record says was configured")
+    func reloadUpdatesTheConfigured() throws {
+        let driver = try CoreDriver()
+        _ = driver.command { .change(.language("de"), reply: $0) }
+        #expect(driver.core.continuationRecord().settings.configured == .init(language: "en"))
+        var file = ChakraConfig()
+        file.text.language = "pt-BR"
+        file.reduceMotion = true
+        _ = driver.core.reload(.success(LoadedConfig(config: file)), by: "test")
+        // The file changed the language: the file's holds, the hand's is gone.
+        #expect(driver.core.configuration.config.text.language == "pt-BR")
+        #expect(driver.core.continuationRecord().settings == ContinuationRecord.RuntimeSettings())
+        _ = driver.command { .change(.reduceMotion(false), reply: $0) }
+        #expect(driver.core.continuationRecord().settings.configured == .init(reduceMotion: true))
     }
 
     @Test("a record's low power caps the pace from the first frame")

@@ -17,6 +17,10 @@ final class ContinuityKeeper {
     var enabled = false
     /// What `chakractl set` changed (nil: the configuration's value).
     var runtime = ContinuationRecord.RuntimeSettings()
+    /// What the configuration (files and command line) says of those
+    /// settings: set at start and on every reload. The record keeps it for
+    /// the ones changed, so the next process can tell a file changed since.
+    var configured = ContinuationRecord.Configured()
     private(set) var lastSaved: ContinuationRecord?
     private var lastSavedAt = -Double.infinity
     /// The next tick at which to look (other inputs are looked at always).

@@ -159,6 +159,7 @@ extension DaemonCore {
         } else if configuration.effectiveFPSCap != before.effectiveFPSCap {
             pacing.repace(display: display, configuration: configuration)
         }
+        noteConfigurationRead()
         if configuration.settings != before.settings || configuration.config.text.language != before.config.text.language {
             settingsChanged()
             forgetRuntimeChangesReplaced()

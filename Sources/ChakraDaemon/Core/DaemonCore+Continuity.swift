@@ -19,7 +19,7 @@ extension DaemonCore {
     /// What the next process needs to go on from here, at `now`.
     public func continuationRecord() -> ContinuationRecord {
         var record = ContinuationRecord(takenAt: now, scene: sceneName, sceneTime: scenes.time(at: now), paused: scenes.clock.isFrozen,
-                                        settings: continuity.runtime)
+                                        settings: continuity.runtime.configured(from: continuity.configured))
         record.displayMode = ContinuationRecord.DisplayMode(rawValue: screen.mode.rawValue) ?? .auto
         record.display = ContinuationRecord.DisplayPower(rawValue: screen.screen.power.rawValue) ?? .on
         record.spiral = spiralProgress()
@@ -27,6 +27,7 @@ extension DaemonCore {
         // custom pattern's name) is left out, not the whole record.
         if record.problem?.field == "spiral" { record.spiral = nil }
         if record.problem?.field == "language" { record.settings.language = nil }
+        if record.problem?.field == "configured-language" { record.settings.configured.language = nil }
         return record
     }
 
@@ -65,6 +66,18 @@ extension DaemonCore {
         }
     }
 
+    /// What the configuration `config` (files and command line, before
+    /// anything `chakractl set` changed) says of the settings the hand can
+    /// change.
+    static func configured(_ config: ChakraConfig) -> ContinuationRecord.Configured {
+        ContinuationRecord.Configured(reduceMotion: config.reduceMotion, lowPower: config.lowPower.enabled, language: config.text.language)
+    }
+
+    /// After every reload: what the configuration says now, for the record.
+    func noteConfigurationRead() {
+        continuity.configured = Self.configured(configuration.overrides.apply(to: configuration.file))
+    }
+
     /// A reload that set a value the hand had changed: the file's value
     /// holds now, and a restart must not bring the hand's back.
     func forgetRuntimeChangesReplaced() {
@@ -80,7 +93,10 @@ extension DaemonCore {
 
     /// The configuration the first scene is made with: the record's scene
     /// (when this build has it) and its run-time settings laid over
-    /// `configuration`; the run-time settings kept for the next record.
+    /// `configuration`, as a reload would lay them: one the configuration
+    /// changed since the record was taken (an upgrade's new file, an edit)
+    /// yields to the configuration; the run-time settings kept for the
+    /// next record.
     static func continuing(_ record: ContinuationRecord, from configuration: DaemonConfiguration, names: [String],
                            runtime keeper: ContinuityKeeper, logger: Logger) -> DaemonConfiguration {
         var first = configuration
@@ -89,7 +105,10 @@ extension DaemonCore {
         } else {
             logger.warning("continuity: scene \(record.scene) is not in this build; starting \(configuration.scene)")
         }
-        let runtime = record.settings
+        let (runtime, dropped) = record.settings.laid(over: configured(configuration.config))
+        if !dropped.isEmpty {
+            logger.info("continuity: the configuration changed \(dropped.joined(separator: ", ")) since it was set at run time; its value applies")
+        }
         if let on = runtime.reduceMotion { first.settings.reduceMotion = on }
         if let on = runtime.lowPower { first.settings.lowPower = on }
         if let code = runtime.language { first.config.text.language = code }

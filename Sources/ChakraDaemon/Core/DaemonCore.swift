@@ -71,6 +71,7 @@ public final class DaemonCore {
         (self.configuration, self.display, self.vtActive, self.startTime, self.logger) = (configuration, display, vtActive, startTime, logger)
         now = startTime
         var first = configuration
+        continuity.configured = Self.configured(configuration.config)
         if let record { first = Self.continuing(record, from: configuration, names: factory.names, runtime: continuity, logger: logger) }
         self.configuration.settings = first.settings
         self.configuration.config.text.language = first.config.text.language

@@ -10,8 +10,9 @@ public func fuzzContinuation(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     // Random bytes almost never carry their right checksum, so the fields
     // would hardly be reached: the input is read again as a record's lines
     // (the header added when missing) signed with its CRC-32.
+    // Each version read, by the first byte's last bit.
     var body = bytes
-    let header = Array("chakra-continuation v1\n".utf8)
+    let header = Array("chakra-continuation v\(1 + Int(bytes.first ?? 0) % 2)\n".utf8)
     if !body.starts(with: header) { body = header + body }
     if body.last != UInt8(ascii: "\n") { body.append(UInt8(ascii: "\n")) }
     check(body + Array("crc32=".utf8) + hex(crc32(body)) + [UInt8(ascii: "\n")])
@@ -29,7 +30,9 @@ private func check(_ bytes: [UInt8]) {
         guard !"\(error)".isEmpty else { fatalError("an error without words") }
         return
     }
-    guard let written = try? ContinuationRecordCodec.encode(record) else { fatalError("a record read is not writable: \(record)") }
+    // Written back in the version it was read in.
+    let version = bytes.starts(with: Array("chakra-continuation v1\n".utf8)) ? 1 : ContinuationRecordCodec.version
+    guard let written = try? ContinuationRecordCodec.encode(record, version: version) else { fatalError("a record read is not writable: \(record)") }
     guard written == bytes else { fatalError("a record does not write back as its bytes") }
     guard (try? ContinuationRecordCodec.decode(written)) == record else { fatalError("not read back as itself") }
     let later = record.sceneTime(continuingAt: record.takenAt + 1)
