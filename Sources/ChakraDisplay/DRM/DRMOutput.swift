@@ -67,12 +67,12 @@ public final class DRMOutput: DisplayOutput {
     public private(set) var handOver: DRMHandOver?
     var previousFramebuffer: UInt32?
 
-    /// Opens the asked device, or the first /dev/dri/card* that can light a
-    /// connector; the error names each device and why it could not.
+    /// Opens the device the last process handed over, else the asked
+    /// device, or the first /dev/dri/card* that can light a connector; the
+    /// error names each device and why it could not.
     public static func open(options: OutputOptions, logger: Logger) throws -> DRMOutput {
         if let fd = options.handedOverDRM {
-            let device = try DRMDevice(adopting: fd)
-            return try DRMOutput(device: device, options: options, handedOver: true, logger: logger)
+            if let output = takeOver(fd, options: options, logger: logger) { return output }
         }
         let paths = options.device.map { [$0] } ?? DRMDevice.cardPaths()
         guard !paths.isEmpty else { throw DisplayError.unavailable("no DRM device (/dev/dri/card* does not exist)") }
@@ -81,6 +81,27 @@ public final class DRMOutput: DisplayOutput {
             do { return try DRMOutput(path: path, options: options, logger: logger) } catch { reasons.append("\(path): \(error)") }
         }
         throw DisplayError.unavailable(reasons.joined(separator: "; "))
+    }
+
+    /// The last process's device taken over, or nil (logged) when it cannot
+    /// be: not a KMS device, gone with its driver, no connector to light.
+    /// Then its file lets go of DRM master (the file, not this process, is
+    /// master: systemd's copy would keep it) so that the device can be
+    /// opened afresh; the daemon then asks systemd to drop its copy.
+    static func takeOver(_ fd: Int32, options: OutputOptions, logger: Logger) -> DRMOutput? {
+        let device: DRMDevice
+        do { device = try DRMDevice(adopting: fd) } catch {
+            logger.warning("drm: the device the last process left (fd \(fd)) cannot be used (\(error)); opening one afresh")
+            Descriptor.close(fd)
+            return nil
+        }
+        do {
+            return try DRMOutput(device: device, options: options, handedOver: true, logger: logger)
+        } catch {
+            logger.warning("drm: the device the last process left (\(device.path)) cannot be taken over (\(error)); opening one afresh")
+            device.dropMaster()
+            return nil
+        }
     }
 
     convenience init(path: String, options: OutputOptions, logger: Logger) throws {
