@@ -1,4 +1,5 @@
 import ChakraContinuity
+import ChakraControl
 
 /// When the continuation record (docs/seams.md) is saved again. The core
 /// builds the record from its parts; this decides whether the next process
@@ -21,6 +22,9 @@ final class ContinuityKeeper {
     /// settings: set at start and on every reload. The record keeps it for
     /// the ones changed, so the next process can tell a file changed since.
     var configured = ContinuationRecord.Configured()
+    /// How this process started (fresh, or restarted with or without the
+    /// picture), for `status`.
+    var start = StartReport.fresh
     private(set) var lastSaved: ContinuationRecord?
     private var lastSavedAt = -Double.infinity
     /// The next tick at which to look (other inputs are looked at always).

@@ -57,8 +57,11 @@ public final class DaemonCore {
     /// When the continuation record is saved (docs/seams.md).
     let continuity = ContinuityKeeper()
     /// How this process started, for `status` (the shell decides it from
-    /// what systemd passed).
-    public internal(set) var start = StartReport.fresh
+    /// what systemd passed); kept with the rest of continuity.
+    public internal(set) var start: StartReport {
+        get { continuity.start }
+        set { continuity.start = newValue }
+    }
 
     /// The core at `startTime`, showing `configuration.scene` (or the
     /// fallback scene, when it cannot be made) on `display`, with scenes
