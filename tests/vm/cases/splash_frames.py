@@ -2,7 +2,7 @@
 """Host half of 48-splash-takeover: what the screen showed while chakrad
 took over from the splash, frame by frame.
 
-    splash_frames.py DIR RUN HEART.png
+    splash_frames.py DIR RUN HEART.png fade|cut
     splash_frames.py --expected-splash OUT.ppm WxH
 
 reads DIR/RUN-splash.ppm (the splash alone, before chakrad) and the
@@ -14,12 +14,15 @@ fifth pixel of every fifth row), and how far the frame is from that mix
 frame that is no such mix (black, the console, anything else) has a large
 `off`. Writes DIR/RUN-timeline.txt (one line a frame) and PNGs of the
 first frame with the heart in it, one half way and the last
-(RUN-first-mix.png, RUN-half.png, RUN-last.png), and prints one line:
+(RUN-first-mix.png, RUN-half.png, RUN-last.png), and prints a summary
 
-    frames=N mixes=N blended=N first_share=A max_off=P rising=yes|no last_share=A
+    RUN: frames=N mixes=N blended=N first_share=A max_off=P rising=yes|no last_share=A
 
-mixes: frames within 2% of a mix; blended: frames with 0.05 < a < 0.95;
-first_share: a of the first frame with any heart in it (a > 0.01).
+(mixes: frames within 2% of a mix; blended: frames with 0.05 < a < 0.95;
+first_share: a of the first frame with any heart in it, a > 0.01), then
+ok:/FAIL: lines: every frame a mix, the share rising, and for `fade` the
+first frame with heart mostly splash and two frames on the way at least,
+for `cut` none on the way.
 """
 import os
 import sys
@@ -66,7 +69,7 @@ def main():
     if sys.argv[1] == "--expected-splash":
         expected_splash(sys.argv[2], sys.argv[3])
         return 0
-    directory, run, heart_path = sys.argv[1:4]
+    directory, run, heart_path, expect = sys.argv[1:5]
     size, splash = samples(os.path.join(directory, run + "-splash.ppm"))
     heart_size, heart = samples(heart_path)
     if size != heart_size:
@@ -95,10 +98,23 @@ def main():
         if row:
             w, h, rgb = images.read_image(os.path.join(directory, row[0]))
             images.write_image(os.path.join(directory, "%s-%s.png" % (run, label)), w, h, rgb)
-    print("frames=%d mixes=%d blended=%d first_share=%s max_off=%.2f rising=%s last_share=%s" % (
-        len(rows), len(mixes), len(blended), "%.3f" % with_heart[0][1] if with_heart else "-",
-        max((r[2] for r in rows), default=100.0), "yes" if rising else "no",
-        "%.3f" % rows[-1][1] if rows and rows[-1][1] is not None else "-"))
+    max_off = max((r[2] for r in rows), default=100.0)
+    first = with_heart[0][1] if with_heart else None
+    print("%s: frames=%d mixes=%d blended=%d first_share=%s max_off=%.2f rising=%s last_share=%s" % (
+        run, len(rows), len(mixes), len(blended), "-" if first is None else "%.3f" % first, max_off,
+        "yes" if rising else "no", "%.3f" % rows[-1][1] if rows and rows[-1][1] is not None else "-"))
+
+    def check(message, ok):
+        print(("ok: " if ok else "FAIL: ") + run + ": " + message)
+
+    check("every frame the splash, the heart or a mix of them (at most %.2f%% off a mix: never black, never the console)" % max_off,
+          bool(rows) and max_off <= 2.0)
+    check("the heart's share only rises", rising)
+    if expect == "fade":
+        check("the first frame with heart in it is mostly splash (share %s)" % ("-" if first is None else "%.3f" % first), first is not None and first <= 0.5)
+        check("%d frames on the way (0.05 < share < 0.95), at least 2" % len(blended), len(blended) >= 2)
+    else:
+        check("no frame on the way (%d): the fade checks can fail" % len(blended), not blended)
     return 0
 
 
