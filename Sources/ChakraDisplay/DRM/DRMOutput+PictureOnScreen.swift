@@ -17,6 +17,12 @@ extension DRMOutput {
 
     public func copyPictureOnScreen(into frame: PixelBuffer, turnedBy rotation: Rotation) -> Result<String, PictureUnreadable> {
         if let why = pictureOnScreenUnreadable { return .failure(why) }
+        // The caller's frame is the scene's: the screen turned. Refused
+        // rather than trusted, since the copy would trap on a mismatch.
+        let turned = rotation.swapsAxes ? (pipeline.height, pipeline.width) : (pipeline.width, pipeline.height)
+        guard frame.format == .xrgb8888, frame.rotation == .none, (frame.width, frame.height) == turned else {
+            return .failure(.failed("the frame to copy into is \(frame.width)x\(frame.height), the screen turned \(turned.0)x\(turned.1)"))
+        }
         guard let shown = saved.first(where: { $0.crtcID == pipeline.choice.crtcID }) else { return .failure(.failed("the CRTC cannot be read")) }
         let framebuffer = shown.framebufferID == 0 ? nil : Self.describe(framebuffer: shown.framebufferID, device: device)
         // Given whatever happens next: a handle left open would hold the
