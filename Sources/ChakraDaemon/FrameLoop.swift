@@ -123,6 +123,7 @@ final class FrameLoop {
             logger.info("vt: /dev/tty\(terminal!.number) is not in front; waiting to be switched to")
             output.suspend()
         }
+        StartPicture.fadeIn(from: output, into: core, vtActive: vtActive, logger: logger)
     }
 
     func run() throws {

@@ -69,10 +69,24 @@ public protocol DisplayOutput: AnyObject {
     /// Puts back what was on screen before (the previous CRTC, the fbdev
     /// panning); releases the device. Idempotent.
     func close()
+    /// Before the first frame: copies the picture on screen (a splash, the
+    /// console) into `frame`, an XRGB8888 frame of the scene's size, as the
+    /// scene would see it turned by `rotation`, for the first frames to
+    /// fade from (docs/seams.md, Boot). Says what was read, or why nothing.
+    func copyPictureOnScreen(into frame: PixelBuffer, turnedBy rotation: Rotation) -> Result<String, PictureUnreadable>
+    /// Why `copyPictureOnScreen` would read nothing, known without a frame
+    /// to copy into (nil: it may read one).
+    var pictureOnScreenUnreadable: PictureUnreadable? { get }
 }
 
 extension DisplayOutput {
     public var isWaitingForDisplay: Bool { false }
+
+    public func copyPictureOnScreen(into frame: PixelBuffer, turnedBy rotation: Rotation) -> Result<String, PictureUnreadable> {
+        .failure(pictureOnScreenUnreadable ?? .notOffered("this output does not read the screen"))
+    }
+
+    public var pictureOnScreenUnreadable: PictureUnreadable? { .notOffered("this output does not read the screen") }
 }
 
 /// How the outputs are opened: the user's choices (the configuration file,
@@ -92,6 +106,11 @@ public struct OutputOptions: Sendable {
     public var format: PixelFormat?
     public var drmInterface: DRMInterface = .auto
     public var pageFlips: PageFlips = .auto
+    /// Whether the first frames fade in from the picture on screen when
+    /// chakrad starts (`auto`: where it can be read), or cut in (`off`: the
+    /// VM case's proof that its check can fail).
+    public enum FadeIn: String, Sendable, CaseIterable { case auto, off }
+    public var fadeIn: FadeIn = .auto
     public var headlessWidth = 1280
     public var headlessHeight = 720
     public var headlessPNGDirectory: String?

@@ -91,6 +91,10 @@ struct RunCommand: ParsableCommand {
             transform: { try optionValue($0) { OutputOptions.PageFlips(rawValue: $0.lowercased()) } })
     var drmPageFlips: OutputOptions.PageFlips = .auto
 
+    @Option(help: ArgumentHelp("Fade in from the picture on screen at start (a splash, the console): auto, or off (cut in).", visibility: .hidden),
+            transform: { try optionValue($0) { OutputOptions.FadeIn(rawValue: $0.lowercased()) } })
+    var fadeIn: OutputOptions.FadeIn = .auto
+
     @Option(help: ArgumentHelp("Debug: freeze scene time at this many seconds, 0 to 1e9 (compare the screen with `chakrad render --time`).", valueName: "seconds"))
     var pinTime: Double?
 
@@ -147,6 +151,7 @@ struct RunCommand: ParsableCommand {
         c.outputOptions.format = format
         c.outputOptions.drmInterface = drmApi
         c.outputOptions.pageFlips = drmPageFlips
+        c.outputOptions.fadeIn = fadeIn
         c.outputOptions.headlessWidth = headlessSize.width
         c.outputOptions.headlessHeight = headlessSize.height
         c.outputOptions.headlessPNGDirectory = headlessPngDir

@@ -1,4 +1,5 @@
 import ChakraControl
+import ChakraRaster
 import ChakraScenes
 
 /// Scene changes as the rest of the daemon sees them: the director changes
@@ -18,6 +19,18 @@ extension DaemonCore {
         let result = scenes.show(name, transition: transition, canFade: canFade, now: now, display: display, configuration: configuration)
         if case .success = result { pacing.restartCadence() }
         return result
+    }
+
+    /// The first frames fade in from `picture`, what was on screen when
+    /// chakrad started (docs/seams.md, Boot), read by the shell: an XRGB8888
+    /// frame of the scene's size. False, and the start is a cut as ever,
+    /// when a frame of chakrad's is up already, frames are not drawn
+    /// (`--present-only`), the VT is not in front or the screen is off.
+    /// A screen turned off before the first frame lets go of it (the
+    /// scene then comes back from black).
+    public func fadeInFromScreen(_ picture: FrameBuffer) -> Bool {
+        guard !pacing.firstFrameShown, !configuration.presentOnly, vtActive, screen.screen.power != .off else { return false }
+        return scenes.fadeInFromScreen(picture, transition: defaultTransition, reduceMotion: configuration.settings.reduceMotion)
     }
 
     /// A crossfade needs a picture on screen to fade from.

@@ -36,6 +36,15 @@ public final class TransitionFrames {
         mixer = FrameMixer(maxWidth: width)
     }
 
+    /// Frames that fade from `picture` (an XRGB8888 still), which becomes
+    /// `from` itself: the picture read at start is not copied again.
+    init(from picture: FrameBuffer) {
+        let (width, height) = (picture.pixels.width, picture.pixels.height)
+        from = picture
+        to = FrameBuffer(width: width, height: height, format: .xrgb8888)
+        mixer = FrameMixer(maxWidth: width)
+    }
+
     var width: Int { from.pixels.width }
     var height: Int { from.pixels.height }
 }

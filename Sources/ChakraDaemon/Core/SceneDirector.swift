@@ -30,6 +30,13 @@ final class SceneDirector {
     private(set) var clock: SceneClock
     /// The crossfade in progress, with its frames.
     private(set) var change: SceneChange?
+    /// The picture on screen at start, until the first frame fades from it.
+    private var startPicture: StartPicture?
+    private struct StartPicture {
+        let frames: TransitionFrames
+        let transition: SceneTransition
+        let reduceMotion: Bool
+    }
     /// The ambient scene the exercise was started from, to go back to when
     /// it ends or is cancelled.
     private(set) var returnScene: String?
@@ -111,6 +118,7 @@ final class SceneDirector {
         // The fallback in its place is an error too, as at start.
         if made.name != name { tallies.errors[.scene] += 1 }
         change = nil
+        startPicture = nil   // made for the old size
         parked = nil
         (scene, name) = made
         scene.renderThreads = renderThreads
@@ -219,9 +227,23 @@ final class SceneDirector {
         change = SceneChange(outgoing: nil, name: name, clock: clock, fade: fade, frames: frames)
     }
 
-    /// Ends any crossfade at once (the screen going dark).
+    /// The scene comes up from the picture that was on screen when chakrad
+    /// started (a splash, the console; docs/seams.md, Boot): the first
+    /// frame is that picture, a crossfade's first step, so nothing black
+    /// comes between them. The fade starts with the first frame, not now:
+    /// a scene made slowly must not eat its beginning. False (nothing
+    /// kept) when the picture is not the scene's size.
+    func fadeInFromScreen(_ picture: FrameBuffer, transition: SceneTransition, reduceMotion: Bool) -> Bool {
+        guard picture.pixels.width == scene.width, picture.pixels.height == scene.height, picture.pixels.format == .xrgb8888 else { return false }
+        startPicture = StartPicture(frames: TransitionFrames(from: picture), transition: transition, reduceMotion: reduceMotion)
+        return true
+    }
+
+    /// Ends any crossfade at once (the screen going dark); a picture kept
+    /// to fade in from is let go of (the screen comes back from black).
     func cancelCrossfade() {
         change = nil
+        startPicture = nil
     }
 
     /// The clock of a scene switched to: from 0 now, or frozen (at the
@@ -238,7 +260,7 @@ final class SceneDirector {
 
     /// Frames change over time: a crossfade runs, or the scene moves on an
     /// unfrozen clock.
-    var animating: Bool { change != nil || !scene.isStill && !clock.isFrozen }
+    var animating: Bool { change != nil || startPicture != nil || !scene.isStill && !clock.isFrozen }
 
     /// A restarted daemon's clock: at scene time `sceneTime` now, frozen
     /// there when `paused` (docs/seams.md).
@@ -264,6 +286,12 @@ final class SceneDirector {
     /// frame is ends here (the spring settled within a thousandth: the
     /// next frame, drawn straight, looks the same).
     func content(shownAt: Double) -> FramePlan.Content {
+        if let start = startPicture {
+            startPicture = nil
+            let fade = Crossfade(at: shownAt, duration: start.transition.duration > 0 ? start.transition.duration : nil,
+                                 reduceMotion: start.reduceMotion)
+            change = SceneChange(outgoing: nil, name: "the picture on screen", clock: clock, fade: fade, frames: start.frames)
+        }
         guard let change else { return .scene(scene, time: clock.time(at: shownAt)) }
         let amount = change.fade.amount(at: shownAt)
         let content = FramePlan.Content.crossfade(from: change.outgoing, fromTime: change.outgoingClock.time(at: shownAt), to: scene,

@@ -76,7 +76,10 @@ def start(name):
             os.dup2(h, 3 + i, inheritable=True)
 
     shim = ["sh", "-c", 'if [ -n "$LISTEN_FDS" ]; then export LISTEN_PID=$$; fi; exec "$0" "$@"']
-    args = [CHAKRAD, "run", "--output", "drm", "--vt", "1", "--pin-time", "2.5", "--socket", SOCK]
+    # --fade-in off: the first process's screendump is compared with the
+    # heart at once, as before chakrad faded in from the console's picture
+    # (48-splash-takeover's subject; a restart never fades: it flips).
+    args = [CHAKRAD, "run", "--output", "drm", "--vt", "1", "--pin-time", "2.5", "--socket", SOCK, "--fade-in", "off"]
     log = open(os.path.join(RESULTS, name + ".log"), "w")
     p = subprocess.Popen(shim + args, env=env, preexec_fn=place, close_fds=False, stdin=open("/dev/tty1"),
                          stdout=log, stderr=subprocess.STDOUT)
