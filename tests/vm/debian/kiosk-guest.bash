@@ -235,12 +235,12 @@ seams_boot_figures() {
     done
     figure "boot${boot}_getty_tty1_ran" "$(property getty@tty1.service ActiveEnterTimestampMonotonic)"
 }
-# seams_watchdog [BOUND]: SIGSTOP to the main process in window "watchdog"
+# seams_watchdog BOUND: SIGSTOP to the main process in window "watchdog"
 # until systemd's watchdog (WatchdogSec=10s) kills it and starts another
-# (RestartSec=2s), within BOUND seconds when given; the restart counted,
-# the watchdog named in the journal, tty1 left to chakrad.
+# (RestartSec=2s), within BOUND seconds; the restart counted, the
+# watchdog named in the journal, tty1 left to chakrad.
 seams_watchdog() {
-    local bound=${1:-} pid began took restarts
+    local bound=$1 pid began took restarts
     reset_start_limit
     restarts=$(property chakrad.service NRestarts)
     continuity_mark
@@ -252,9 +252,9 @@ seams_watchdog() {
         figure watchdog_restart_seconds "$took"
         ok "the watchdog restarted the stopped daemon in $took s (new PID $(main_pid))"
         # The time includes the new daemon's start up to READY, which an
-        # emulated guest on a loaded host stretches by 3-6 s (21.5 s seen
-        # in 60-debian-systemd): the bound has 18 s of slack, not 8.
-        [[ -z $bound ]] || check "within WatchdogSec + RestartSec (12 s) and the emulation's slack ($bound s)" \
+        # emulated guest on a loaded host stretches (21.5 s seen in
+        # 60-debian-systemd, 20 s in 70-debian-arm64): BOUND has the slack.
+        check "within WatchdogSec + RestartSec (12 s) and the emulation's slack ($bound s)" \
             awk -v t="$took" -v b="$bound" 'BEGIN { exit !(t <= b) }'
         continuity_check watchdog
     else
