@@ -82,10 +82,12 @@ sample_stop() {
 # new clock would show.
 pin_dropin=/etc/systemd/system/chakrad.service.d/pin-time.conf
 drm_debug=/sys/module/drm/parameters/debug
-# status_field NAME KEY: KEY's value (string, number, boolean or null) in
-# $R/NAME.json, the first (the status's flat fields: nested objects use
-# other keys).
-status_field() { grep -o "\"$2\":\(\"[^\"]*\"\|[-0-9.e+]*\|true\|false\|null\)" "$R/$1.json" | head -n 1 | cut -d: -f2- | tr -d '"'; }
+# status_string NAME KEY, status_bool NAME KEY: the first KEY with a
+# string (or null), or a true or false, in $R/NAME.json. By type, since
+# nested objects may have the same key with another type ("errors" has a
+# count under "scene"; its keys sort before the status's own).
+status_string() { grep -o "\"$2\":\(\"[^\"]*\"\|null\)" "$R/$1.json" | head -n 1 | cut -d: -f2- | tr -d '"'; }
+status_bool() { grep -o "\"$2\":\(true\|false\)" "$R/$1.json" | head -n 1 | cut -d: -f2; }
 continuity_status() { chakractl --json status >"$R/$1.json" 2>&1; }
 # crtc_modes: the mode lines of the kernel's atomic state (debugfs), one
 # per CRTC, with their timings.
@@ -107,8 +109,8 @@ continuity_hold() {
     sleep 1.5
     chakractl pause >/dev/null 2>&1 || fail "chakractl pause: $(chakractl pause 2>&1)"
     continuity_status held
-    check "the scene held: paused, unpinned ($(status_field held scene), paused $(status_field held paused))" \
-        test "$(status_field held scene) $(status_field held paused)" = "heart true"
+    check "the scene held: paused, unpinned ($(status_string held scene), paused $(status_bool held paused))" \
+        test "$(status_string held scene) $(status_bool held paused)" = "heart true"
     crtc_modes >"$R/held-modes.txt"
     check "the kernel's atomic state names the CRTC's mode ($(head -n 1 "$R/held-modes.txt"))" test -s "$R/held-modes.txt"
     shot held
@@ -118,12 +120,12 @@ continuity_mark() { dmesg -C; }
 continuity_check() {
     local what=$1 name=continued-${1// /-} commits modesets
     continuity_status "$name"
-    check "$what: started restarted, the picture kept ($(status_field "$name" start), $(status_field "$name" start_reason))" \
-        test "$(status_field "$name" start)" = restarted
-    check "$what: the scene's clock continued, still paused ($(status_field "$name" scene), paused $(status_field "$name" paused))" \
-        test "$(status_field "$name" scene) $(status_field "$name" paused)" = "heart true"
-    check "$what: the same size and mode ($(status_field "$name" mode); the kernel: $(crtc_modes | head -n 1))" \
-        test "$(status_field "$name" mode) $(crtc_modes)" = "$(status_field held mode) $(cat "$R/held-modes.txt")"
+    check "$what: started restarted, the picture kept ($(status_string "$name" start), $(status_string "$name" start_reason))" \
+        test "$(status_string "$name" start)" = restarted
+    check "$what: the scene's clock continued, still paused ($(status_string "$name" scene), paused $(status_bool "$name" paused))" \
+        test "$(status_string "$name" scene) $(status_bool "$name" paused)" = "heart true"
+    check "$what: the same size and mode ($(status_string "$name" mode); the kernel: $(crtc_modes | head -n 1))" \
+        test "$(status_string "$name" mode) $(crtc_modes)" = "$(status_string held mode) $(cat "$R/held-modes.txt")"
     dmesg >"$R/$name-dmesg.txt"
     commits=$(grep -c 'committing' "$R/$name-dmesg.txt")
     modesets=$(grep -c 'Set \[MODE:' "$R/$name-dmesg.txt")
