@@ -74,8 +74,8 @@ public final class FBDevOutput: DisplayOutput {
             (self.fd, self.screen, self.format, lineLength, memory, memoryLength) = (fd, screen, format, Int(fixed.line_length), mapped, length)
             // A screen info the driver refused to change is the one shown:
             // nothing was set, and the last picture is still there.
-            if case .set? = decision, FBDevGeometry(screen, fixed) == shown {
-                logger.info("fbdev: \(decision!), but the driver kept the screen info as it was")
+            if case .set(let reason)? = decision, FBDevGeometry(screen, fixed) == shown {
+                logger.info("fbdev: the screen info was to be set (\(reason)), but the driver kept it as it was")
                 decision = .kept
             }
         } catch {
