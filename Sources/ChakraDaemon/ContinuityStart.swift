@@ -73,6 +73,17 @@ final class ContinuityStart {
         do { try notifier?.removeStored(StoredDescriptors.framebuffer) } catch { logger.warning("continuity: \(error)") }
     }
 
+    /// The DRM device passed is not for this run's output: closed (it is
+    /// DRM master) and out of systemd's store, and the start says so.
+    func letGoOfDRM(notifier: SystemdNotifier?, logger: Logger) {
+        guard let fd = drm else { return }
+        drm = nil
+        Descriptor.close(fd)
+        logger.info("continuity: the DRM device the last process left is not for this output: closed")
+        picture(.notKept("the DRM device passed was not used"))
+        do { try notifier?.removeStored(StoredDescriptors.drm) } catch { logger.warning("continuity: \(error)") }
+    }
+
     /// The output is open (it took the framebuffer over with a descriptor
     /// of its own, or did not use it): the one passed is closed.
     func closeFramebuffer() {

@@ -53,6 +53,12 @@ public final class Daemon: Sendable {
         // The DRM device or framebuffer the last process left, for the
         // output to take over.
         if continuity.saver != nil { continuity.takeScreenDevices(from: &passed.descriptors, notifier: notifier, logger: logger) }
+        // A DRM device this run will not open (fbdev or headless asked for)
+        // would stay open, DRM master, all run long: DRM's fbdev emulation
+        // could not show a frame.
+        if continuity.drm != nil, !Self.mayOpenDRM(configuration.output, device: configuration.outputOptions.device) {
+            continuity.letGoOfDRM(notifier: notifier, logger: logger)
+        }
         // What this version does not take over leaves the process, and
         // systemd's store too (a DRM master systemd kept would keep the
         // card's next open from becoming master), before the output opens.
@@ -251,6 +257,16 @@ public final class Daemon: Sendable {
         } catch {
             logger.warning("continuity: \(error); a restart shows the console between the two processes")
             return false
+        }
+    }
+
+    /// Whether the output asked for may be DRM, and so take over a DRM
+    /// device passed (`auto` with a framebuffer's device node opens fbdev).
+    static func mayOpenDRM(_ kind: OutputKind, device: String?) -> Bool {
+        switch kind {
+        case .drm: true
+        case .fbdev, .headless: false
+        case .auto: device.flatMap(OutputKind.owning(device:)) != .fbdev
         }
     }
 

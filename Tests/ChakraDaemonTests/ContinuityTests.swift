@@ -271,6 +271,32 @@ struct ContinuityTests {
         #expect(StoredDescriptors.framebuffer.text == "fb" && StoredDescriptors.drm.text == "drm")
     }
 
+    @Test("a DRM device passed is kept only for an output that may be DRM")
+    func drmOnlyForDRM() {
+        #expect(Daemon.mayOpenDRM(.drm, device: nil))
+        #expect(Daemon.mayOpenDRM(.auto, device: nil))
+        #expect(Daemon.mayOpenDRM(.auto, device: "/dev/dri/card1"))
+        #expect(!Daemon.mayOpenDRM(.auto, device: "/dev/fb0"))
+        #expect(!Daemon.mayOpenDRM(.fbdev, device: nil))
+        #expect(!Daemon.mayOpenDRM(.headless, device: nil))
+    }
+
+    @Test("a DRM device let go of: closed, and the start says it was not used")
+    func drmLetGoOf() throws {
+        let fd = open("/dev/null", O_RDWR | O_CLOEXEC)   // stands for the device: only the closing is tested
+        try #require(fd >= 0)
+        var before = stat()
+        try #require(fstat(fd, &before) == 0)
+        let start = ContinuityStart(record: nil, saver: nil, storedNames: [StoredDescriptors.state.text, StoredDescriptors.drm.text],
+                                    recordOutcome: .read)
+        start.drm = fd
+        start.letGoOfDRM(notifier: nil, logger: Logger(label: "test", sink: DiscardingLog()))
+        #expect(start.drm == nil)
+        var after = stat()
+        #expect(fstat(fd, &after) != 0 || after.st_ino != before.st_ino || after.st_dev != before.st_dev)
+        #expect(start.report == StartReport(kind: .restartedWithoutPicture, reason: "the DRM device passed was not used"))
+    }
+
     /// A start that read a record and was passed `fb`.
     static func startPassedFramebuffer() -> ContinuityStart {
         ContinuityStart(record: nil, saver: nil, storedNames: [StoredDescriptors.state.text, StoredDescriptors.framebuffer.text],
