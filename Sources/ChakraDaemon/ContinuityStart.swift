@@ -1,5 +1,6 @@
 import ChakraContinuity
 import ChakraControl
+import ChakraDisplay
 import ChakraSystem
 
 /// What a start takes over from a previous process (issue 30,
@@ -17,20 +18,78 @@ final class ContinuityStart {
     let saver: ContinuationSaver?
     /// The DRM device the last process left (`drm`), for the output.
     var drm: Int32?
+    /// The framebuffer the last process left (`fb`), checked to be one,
+    /// for the output; closed (`closeFramebuffer`) once the output is open,
+    /// which keeps a descriptor of its own.
+    private(set) var framebuffer: Int32?
+    /// What became of the screen passed on, as the report says it.
+    private(set) var picture: StartDecision.Picture = .notPassed(StoredDescriptors.drm)
     /// What the report is made of (`StartDecision`).
     private let storedNames: [String], adoptError: String?, recordOutcome: StartDecision.Record?
 
     init(record: ContinuationRecord?, saver: ContinuationSaver?, storedNames: [String] = [], adoptError: String? = nil,
          recordOutcome: StartDecision.Record? = nil) {
         (self.record, self.saver, self.storedNames, self.adoptError, self.recordOutcome) = (record, saver, storedNames, adoptError, recordOutcome)
-        report = StartDecision.report(storedNames: storedNames, adoptError: adoptError, record: recordOutcome, picture: .notPassed)
+        report = StartDecision.report(storedNames: storedNames, adoptError: adoptError, record: recordOutcome, picture: picture)
     }
 
     static var none: ContinuityStart { ContinuityStart(record: nil, saver: nil) }
 
     /// What became of the screen passed on: the report says so.
     func picture(_ picture: StartDecision.Picture) {
+        self.picture = picture
         report = StartDecision.report(storedNames: storedNames, adoptError: adoptError, record: recordOutcome, picture: picture)
+    }
+
+    /// Takes the screen's devices the last process left out of `passed`:
+    /// `drm` as it is (the DRM output checks it), `fb` once it is known to
+    /// be a framebuffer (`takeFramebuffer`). Another descriptor under the
+    /// same name (names need not be unique) is closed.
+    func takeScreenDevices(from passed: inout PassedDescriptors, notifier: SystemdNotifier?, logger: Logger) {
+        let devices = Self.screenDevices(from: &passed)
+        drm = devices.drm.first
+        for extra in devices.framebuffers.dropFirst() { Descriptor.close(extra) }
+        if let fd = devices.framebuffers.first { takeFramebuffer(fd, notifier: notifier, logger: logger) }
+    }
+
+    /// The descriptors passed as `drm` and as `fb`, taken out of `passed` by
+    /// their names (pure: nothing is looked at or closed).
+    static func screenDevices(from passed: inout PassedDescriptors) -> (drm: [Int32], framebuffers: [Int32]) {
+        (passed.take(StoredDescriptors.drm.text), passed.take(StoredDescriptors.framebuffer.text))
+    }
+
+    /// The descriptor passed as `fb`, kept for the output when it is a
+    /// framebuffer device (`PassedFramebuffer`). Anything else is closed,
+    /// leaves systemd's store, and the start says why; the output then
+    /// opens its device as on a fresh start. Never a crash.
+    func takeFramebuffer(_ fd: Int32, notifier: SystemdNotifier?, logger: Logger) {
+        guard let problem = PassedFramebuffer.problem(with: fd) else {
+            framebuffer = fd
+            return
+        }
+        Descriptor.close(fd)
+        logger.warning("continuity: the descriptor passed as fb is not a framebuffer: \(problem); closed, the framebuffer is opened anew")
+        picture(.notKept("the fb descriptor passed is not a framebuffer: \(problem)"))
+        do { try notifier?.removeStored(StoredDescriptors.framebuffer) } catch { logger.warning("continuity: \(error)") }
+    }
+
+    /// The DRM device passed is not for this run's output: closed (it is
+    /// DRM master) and out of systemd's store, and the start says so.
+    func letGoOfDRM(notifier: SystemdNotifier?, logger: Logger) {
+        guard let fd = drm else { return }
+        drm = nil
+        Descriptor.close(fd)
+        logger.info("continuity: the DRM device the last process left is not for this output: closed")
+        picture(.notKept("the DRM device passed was not used"))
+        do { try notifier?.removeStored(StoredDescriptors.drm) } catch { logger.warning("continuity: \(error)") }
+    }
+
+    /// The output is open (it took the framebuffer over with a descriptor
+    /// of its own, or did not use it): the one passed is closed.
+    func closeFramebuffer() {
+        guard let fd = framebuffer else { return }
+        framebuffer = nil
+        Descriptor.close(fd)
     }
 
     /// Reads the `state` record out of `passed` (taking it), and keeps the
@@ -121,8 +180,10 @@ final class ContinuationSaver: ContinuationOutput {
 enum StartDecision {
     /// What became of the screen passed on.
     enum Picture: Equatable {
-        /// No `drm` or `fb` descriptor was passed.
-        case notPassed
+        /// No descriptor of the screen's device was passed: `drm` (also
+        /// said before the output is open, and for the headless output) or
+        /// `fb` (the fbdev output).
+        case notPassed(DescriptorName)
         /// The output took it over: the picture stayed up.
         case kept
         /// Passed, but not used, and why.
@@ -148,7 +209,7 @@ enum StartDecision {
         }
         switch picture {
         case .kept: return StartReport(kind: .restarted)
-        case .notPassed: return StartReport(kind: .restartedWithoutPicture, reason: "no drm descriptor passed")
+        case .notPassed(let name): return StartReport(kind: .restartedWithoutPicture, reason: "no \(name.text) descriptor passed")
         case .notKept(let why): return StartReport(kind: .restartedWithoutPicture, reason: why)
         }
     }

@@ -21,7 +21,8 @@ public enum DaemonStartError: Error, CustomStringConvertible, Equatable {
 /// `chakrad run`: opens the output, takes the VT, runs the frame loop, and
 /// on the way out (SIGTERM, SIGINT, an error) puts the screen and the
 /// console back, in reverse order of taking them; under systemd with the
-/// DRM device in its store, leaves the last frame for the next process.
+/// screen's device (DRM or framebuffer) in its store, leaves the last frame
+/// for the next process.
 public final class Daemon: Sendable {
     public let configuration: DaemonConfiguration
     public let control: DaemonControl
@@ -34,8 +35,8 @@ public final class Daemon: Sendable {
 
     /// Runs until stopped. Throws when the daemon cannot start (bad device,
     /// unknown connector) or the loop fails; the screen is restored either
-    /// way, unless under systemd with the DRM device stored: then the last
-    /// frame stays for the next process (docs/seams.md).
+    /// way, unless under systemd with the screen's device stored: then the
+    /// last frame stays for the next process (docs/seams.md).
     public func run() throws {
         let start = MonotonicClock.now()
         let environment = ProcessInfo.processInfo.environment
@@ -49,8 +50,15 @@ public final class Daemon: Sendable {
         let notifier = SystemdNotifier(environment: environment, logger: logger)
         let continuity = ContinuityStart.take(from: &passed.descriptors, adoptError: passed.error, notifier: notifier, logger: logger)
         if let listener, let notifier, continuity.saver != nil { storeControlSocket(listener, notifier: notifier) }
-        // The DRM device the last process left, for the output to take over.
-        if continuity.saver != nil { continuity.drm = passed.descriptors.take(StoredDescriptors.drm.text).first }
+        // The DRM device or framebuffer the last process left, for the
+        // output to take over.
+        if continuity.saver != nil { continuity.takeScreenDevices(from: &passed.descriptors, notifier: notifier, logger: logger) }
+        // A DRM device this run will not open (fbdev or headless asked for)
+        // would stay open, DRM master, all run long: DRM's fbdev emulation
+        // could not show a frame.
+        if continuity.drm != nil, !Self.mayOpenDRM(configuration.output, device: configuration.outputOptions.device) {
+            continuity.letGoOfDRM(notifier: notifier, logger: logger)
+        }
         // What this version does not take over leaves the process, and
         // systemd's store too (a DRM master systemd kept would keep the
         // card's next open from becoming master), before the output opens.
@@ -84,23 +92,33 @@ public final class Daemon: Sendable {
         }
         var outputOptions = configuration.outputOptions
         outputOptions.handedOverDRM = continuity.drm
-        let output = try OutputFactory.open(configuration.output, options: outputOptions, logger: logger) { limit in
-            // The unit's TimeoutStartSec= counts from the start: the wait,
-            // and the start after it, get their own time.
-            notifier?.send(.extendTimeout(seconds: limit + 30), .status("waiting for udev's device events (no display yet)"))
+        outputOptions.handedOverFramebuffer = continuity.framebuffer
+        let output: DisplayOutput
+        do {
+            output = try OutputFactory.open(configuration.output, options: outputOptions, logger: logger) { limit in
+                // The unit's TimeoutStartSec= counts from the start: the wait,
+                // and the start after it, get their own time.
+                notifier?.send(.extendTimeout(seconds: limit + 30), .status("waiting for udev's device events (no display yet)"))
+            }
+        } catch {
+            continuity.closeFramebuffer()
+            throw error
         }
         let keepsPicture = handOverScreen(output, continuity: continuity, notifier: notifier)
+        // The fbdev output has a descriptor of its own for what it took over.
+        continuity.closeFramebuffer()
         // What became of the picture: known now.
         starting.start = continuity.report
         control.publish(starting)
         var terminal: VirtualTerminal?
         defer {
-            if keepsPicture, let drm = output as? DRMOutput {
+            if keepsPicture, let keeping = output as? PictureKeepingOutput {
                 // Under systemd with the device stored: the last frame
-                // stays for the next process (a restart), or until systemd
-                // closes its copy (a stop for good: the kernel gives the
-                // screen back to the console, and getty@tty1 resets tty1).
-                drm.leavePictureForNextProcess()
+                // stays for the next process (a restart), or until the
+                // console takes the screen back (a stop for good: on DRM the
+                // kernel does when systemd closes its copy; on both,
+                // getty@tty1's TTYReset= puts tty1 back in text mode).
+                keeping.leavePictureForNextProcess()
                 terminal?.restore()
             } else {
                 // The CRTC first (while the console still keeps off the
@@ -204,17 +222,14 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// The DRM device and systemd's store (docs/seams.md): a device taken
-    /// over says whether its picture was kept (the status); one opened here
-    /// goes into the store under `drm`. True when the picture is to stay on
-    /// screen at exit (the device is in the store).
+    /// The screen's device and systemd's store (docs/seams.md): a device
+    /// taken over says whether its picture was kept (the status); one passed
+    /// but not used leaves the store; one opened here goes into the store
+    /// (`drm` or `fb`). True when the picture is to stay on screen at exit
+    /// (the device is in the store).
     private func handOverScreen(_ output: DisplayOutput, continuity: ContinuityStart, notifier: SystemdNotifier?) -> Bool {
-        let drm = output as? DRMOutput
-        if let handOver = drm?.handOver {
-            switch handOver {
-            case .kept: continuity.picture(.kept)
-            case .modeset(let reason): continuity.picture(.notKept(reason))
-            }
+        if let takenOver = Self.pictureTakenOver(by: output) {
+            continuity.picture(takenOver)
             return true
         }
         if continuity.drm != nil {
@@ -222,14 +237,56 @@ public final class Daemon: Sendable {
             continuity.picture(.notKept("the DRM device passed was not used"))
             do { try notifier?.removeStored(StoredDescriptors.drm) } catch { logger.warning("continuity: \(error)") }
         }
-        guard let drm, let notifier, continuity.saver != nil else { return false }
+        if continuity.framebuffer != nil {
+            // Passed, but another output or framebuffer opened.
+            continuity.picture(.notKept("the framebuffer passed was not used"))
+            do { try notifier?.removeStored(StoredDescriptors.framebuffer) } catch { logger.warning("continuity: \(error)") }
+        }
+        let name = output is FBDevOutput ? StoredDescriptors.framebuffer : StoredDescriptors.drm
+        // Nothing passed for the screen: the status names what the fbdev
+        // output would have taken over (the start's own word is `drm`).
+        if name == StoredDescriptors.framebuffer, continuity.picture == .notPassed(StoredDescriptors.drm) {
+            continuity.picture(.notPassed(name))
+        }
+        guard let keeping = output as? PictureKeepingOutput, let notifier, continuity.saver != nil else { return false }
         do {
-            // A DRM device does not hang up: nothing for systemd to poll.
-            try notifier.store([drm.deviceDescriptor], as: StoredDescriptors.drm, poll: false)
+            // Neither a DRM device nor a framebuffer hangs up: nothing for
+            // systemd to poll.
+            try notifier.store([keeping.deviceDescriptor], as: name, poll: false)
             return true
         } catch {
             logger.warning("continuity: \(error); a restart shows the console between the two processes")
             return false
+        }
+    }
+
+    /// Whether the output asked for may be DRM, and so take over a DRM
+    /// device passed (`auto` with a framebuffer's device node opens fbdev).
+    static func mayOpenDRM(_ kind: OutputKind, device: String?) -> Bool {
+        switch kind {
+        case .drm: true
+        case .fbdev, .headless: false
+        case .auto: device.flatMap(OutputKind.owning(device:)) != .fbdev
+        }
+    }
+
+    /// What the output did with the device the last process left: kept its
+    /// picture, or set the mode and why; nil when it took none over.
+    static func pictureTakenOver(by output: DisplayOutput) -> StartDecision.Picture? {
+        switch output {
+        case let drm as DRMOutput:
+            switch drm.handOver {
+            case .kept?: .kept
+            case .modeset(let reason)?: .notKept(reason)
+            case nil: nil
+            }
+        case let framebuffer as FBDevOutput:
+            switch framebuffer.handOver {
+            case .kept?: .kept
+            case .set(let reason)?: .notKept("the screen info was set: \(reason)")
+            case nil: nil
+            }
+        default: nil
         }
     }
 

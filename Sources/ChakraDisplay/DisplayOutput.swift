@@ -95,6 +95,11 @@ public struct OutputOptions: Sendable {
     /// The DRM device a previous chakrad left in systemd's store (`drm`,
     /// docs/seams.md): used instead of opening one, its picture continued.
     public var handedOverDRM: Int32?
+    /// The framebuffer a previous chakrad left in the store (`fb`): the
+    /// fbdev output takes it over when it is the device it would open, with
+    /// a descriptor of its own (the caller closes this one once the output
+    /// is open), and keeps its picture when the screen info is unchanged.
+    public var handedOverFramebuffer: Int32?
     public enum DRMInterface: String, Sendable, CaseIterable { case auto, atomic, legacy }
     /// Page flips where the driver has them (`auto`), or never (`off`):
     /// draw into the buffer on screen and report the damage.

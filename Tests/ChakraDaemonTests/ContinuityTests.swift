@@ -1,7 +1,10 @@
 import ChakraConfig
 import ChakraContinuity
 import ChakraControl
+import ChakraDisplay
 import ChakraSystem
+import Glibc
+import Synchronization
 import Testing
 @testable import ChakraDaemon
 
@@ -273,17 +276,17 @@ struct ContinuityTests {
     @Test("start kinds: fresh, restarted, restarted without the picture and why")
     func startDecision() {
         let state = StoredDescriptors.state.text, drm = StoredDescriptors.drm.text
-        #expect(StartDecision.report(storedNames: [], adoptError: nil, record: nil, picture: .notPassed) == .fresh)
-        #expect(StartDecision.report(storedNames: [state], adoptError: nil, record: .read, picture: .notPassed)
+        #expect(StartDecision.report(storedNames: [], adoptError: nil, record: nil, picture: .notPassed(StoredDescriptors.drm)) == .fresh)
+        #expect(StartDecision.report(storedNames: [state], adoptError: nil, record: .read, picture: .notPassed(StoredDescriptors.drm))
             == StartReport(kind: .restartedWithoutPicture, reason: "no drm descriptor passed"))
         #expect(StartDecision.report(storedNames: [state, drm], adoptError: nil, record: .read, picture: .kept) == StartReport(kind: .restarted))
         #expect(StartDecision.report(storedNames: [state, drm], adoptError: nil, record: .read, picture: .notKept("another mode"))
             == StartReport(kind: .restartedWithoutPicture, reason: "another mode"))
-        #expect(StartDecision.report(storedNames: [state], adoptError: nil, record: .unusable("the state record is cut short"), picture: .notPassed)
+        #expect(StartDecision.report(storedNames: [state], adoptError: nil, record: .unusable("the state record is cut short"), picture: .notPassed(StoredDescriptors.drm))
             == StartReport(kind: .restartedWithoutPicture, reason: "the state record is cut short"))
-        #expect(StartDecision.report(storedNames: [drm], adoptError: nil, record: nil, picture: .notPassed)
+        #expect(StartDecision.report(storedNames: [drm], adoptError: nil, record: nil, picture: .notPassed(StoredDescriptors.drm))
             == StartReport(kind: .restartedWithoutPicture, reason: "no state record passed"))
-        #expect(StartDecision.report(storedNames: [], adoptError: "LISTEN_FDS is not a count", record: nil, picture: .notPassed).kind
+        #expect(StartDecision.report(storedNames: [], adoptError: "LISTEN_FDS is not a count", record: nil, picture: .notPassed(StoredDescriptors.drm)).kind
             == .restartedWithoutPicture)
     }
 
@@ -295,4 +298,82 @@ struct ContinuityTests {
         var own = try PassedDescriptors(environment: ["LISTEN_PID": "7", "LISTEN_FDS": "1", "LISTEN_FDNAMES": "state"], processID: 7)
         #expect(Daemon.takeListeningSocket(from: &own, path: "/run/chakra/control.sock") == nil)
     }
+
+    @Test("the screen's devices are taken by their names: drm and fb; the others stay")
+    func screenDevicesByName() throws {
+        var passed = try PassedDescriptors(environment: ["LISTEN_PID": "7", "LISTEN_FDS": "5", "LISTEN_FDNAMES": "state:fb:control:drm:fb"], processID: 7)
+        let devices = ContinuityStart.screenDevices(from: &passed)
+        #expect(devices.drm == [6])
+        #expect(devices.framebuffers == [4, 7])
+        #expect(passed.names == ["state", "control"])
+        #expect(StoredDescriptors.framebuffer.text == "fb" && StoredDescriptors.drm.text == "drm")
+    }
+
+    @Test("a DRM device passed is kept only for an output that may be DRM")
+    func drmOnlyForDRM() {
+        #expect(Daemon.mayOpenDRM(.drm, device: nil))
+        #expect(Daemon.mayOpenDRM(.auto, device: nil))
+        #expect(Daemon.mayOpenDRM(.auto, device: "/dev/dri/card1"))
+        #expect(!Daemon.mayOpenDRM(.auto, device: "/dev/fb0"))
+        #expect(!Daemon.mayOpenDRM(.fbdev, device: nil))
+        #expect(!Daemon.mayOpenDRM(.headless, device: nil))
+    }
+
+    @Test("a DRM device let go of: closed, and the start says it was not used")
+    func drmLetGoOf() throws {
+        let fd = open("/dev/null", O_RDWR | O_CLOEXEC)   // stands for the device: only the closing is tested
+        try #require(fd >= 0)
+        var before = stat()
+        try #require(fstat(fd, &before) == 0)
+        let start = ContinuityStart(record: nil, saver: nil, storedNames: [StoredDescriptors.state.text, StoredDescriptors.drm.text],
+                                    recordOutcome: .read)
+        start.drm = fd
+        start.letGoOfDRM(notifier: nil, logger: Logger(label: "test", sink: DiscardingLog()))
+        #expect(start.drm == nil)
+        var after = stat()
+        #expect(fstat(fd, &after) != 0 || after.st_ino != before.st_ino || after.st_dev != before.st_dev)
+        #expect(start.report == StartReport(kind: .restartedWithoutPicture, reason: "the DRM device passed was not used"))
+    }
+
+    /// A start that read a record and was passed `fb`.
+    static func startPassedFramebuffer() -> ContinuityStart {
+        ContinuityStart(record: nil, saver: nil, storedNames: [StoredDescriptors.state.text, StoredDescriptors.framebuffer.text],
+                        recordOutcome: .read)
+    }
+
+    @Test("an fb descriptor that is not a framebuffer: closed, logged, and the start says why; never a crash")
+    func framebufferThatIsNot() throws {
+        let lines = RecordedLog()
+        let logger = Logger(label: "test", sink: lines)
+        for (fd, problem) in [(try MemoryFile.create(name: "fb"), "not a character device (a regular file)"),
+                              (open("/dev/null", O_RDWR | O_CLOEXEC), "character device 1:3, not a framebuffer (major 29)")] {
+            try #require(fd >= 0)
+            var before = stat()
+            try #require(fstat(fd, &before) == 0)
+            let start = Self.startPassedFramebuffer()
+            start.takeFramebuffer(fd, notifier: nil, logger: logger)
+            #expect(start.framebuffer == nil)
+            // Closed: the number no longer names that file (another test
+            // may have opened something under it since).
+            var after = stat()
+            #expect(fstat(fd, &after) != 0 || after.st_ino != before.st_ino || after.st_dev != before.st_dev)
+            #expect(start.report == StartReport(kind: .restartedWithoutPicture, reason: "the fb descriptor passed is not a framebuffer: \(problem)"))
+            #expect(lines.all.contains("warning continuity: the descriptor passed as fb is not a framebuffer: \(problem); closed, the framebuffer is opened anew"))
+        }
+    }
+
+    @Test("the fbdev output with nothing passed: the start says no fb descriptor was passed")
+    func noFramebufferPassed() {
+        let state = StoredDescriptors.state.text
+        #expect(StartDecision.report(storedNames: [state], adoptError: nil, record: .read, picture: .notPassed(StoredDescriptors.framebuffer))
+            == StartReport(kind: .restartedWithoutPicture, reason: "no fb descriptor passed"))
+    }
+}
+
+/// The lines logged, "level message".
+final class RecordedLog: LogSink, Sendable {
+    let level = Logger.Level.trace
+    private let lines = Mutex<[String]>([])
+    func write(level: Logger.Level, label: String, message: String) { lines.withLock { $0.append("\(level) \(message)") } }
+    var all: [String] { lines.withLock { $0 } }
 }

@@ -104,12 +104,13 @@ public final class VirtualTerminal {
         }
     }
 
-    /// Under systemd with the DRM device stored: the last frame stays on
-    /// screen after this process, so the VT stays in KD_GRAPHICS at exit and
-    /// in a crash (KD_TEXT would let the console take the screen back).
-    /// A stop for good gives it back without us: the kernel restores the
-    /// console's mode when systemd closes its copy of the device, and
-    /// getty@tty1's TTYReset= puts the VT back in text mode.
+    /// Under systemd with the screen's device stored (DRM or framebuffer):
+    /// the last frame stays on screen after this process, so the VT stays in
+    /// KD_GRAPHICS at exit and in a crash (KD_TEXT would let the console
+    /// take the screen back). A stop for good gives it back without us:
+    /// getty@tty1's TTYReset= puts the VT back in text mode (and on DRM the
+    /// kernel restores the console's mode when systemd closes its copy of
+    /// the device).
     public func keepGraphicsForNextProcess() {
         keepsGraphics = true
         CLinux_restore_console_on_crash(-1)

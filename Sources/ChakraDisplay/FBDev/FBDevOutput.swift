@@ -11,7 +11,8 @@ import Glibc
 ///
 /// Ownership: owns the descriptor and the mapping; `close()` clears the
 /// screen (the console redraws itself when it gets the VT back) and puts
-/// back the original var-screeninfo. Frame loop thread only.
+/// back the original var-screeninfo; `leavePictureForNextProcess()` does
+/// neither (a restart under systemd: docs/seams.md). Frame loop thread only.
 public final class FBDevOutput: DisplayOutput {
     let path: String
     let fd: Int32
@@ -34,27 +35,49 @@ public final class FBDevOutput: DisplayOutput {
     /// How FBIOBLANK is read back, looked for at the first power change:
     /// .some(nil) when there is no way.
     var powerReadBack: FBDevPowerReadBack??
+    /// Taken over from a previous chakrad (docs/seams.md): whether its
+    /// picture stayed. Nil when the device was opened here.
+    public let handOver: FBDevHandOver?
 
+    /// `options.handedOverFramebuffer`: the framebuffer a previous chakrad
+    /// left, taken over (through a descriptor of the output's own) instead
+    /// of opening the device when it is the same device.
     public init(options: OutputOptions, logger: Logger) throws {
         let path = options.device ?? "/dev/fb0"
         (self.path, self.logger) = (path, logger)
-        let fd = try Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC) })
+        let passed = options.handedOverFramebuffer.flatMap { Self.takeOver($0, path: path, logger: logger) }
+        let fd = try passed ?? Syscall.check("open(\(path))", { open(path, O_RDWR | O_CLOEXEC) })
         var found: fb_var_screeninfo?
+        var decision: FBDevHandOver?
         do {
             var screen = try Self.variableInfo(fd)
             (original, found) = (screen, screen)
-            if let wanted = options.format { screen = try Self.setFormat(wanted, fd: fd, screen: screen) }
             var fixed = try Self.fixedInfo(fd)
+            let shown = FBDevGeometry(screen, fixed)
+            if passed != nil {
+                decision = FBDevHandOver.decide(shown: shown, asked: options.format, plan: Self.paging(screen, fixed))
+            }
+            if decision != .kept, let wanted = options.format {
+                screen = try Self.setFormat(wanted, fd: fd, screen: screen)
+                fixed = try Self.fixedInfo(fd)
+            }
             let layout = Self.layout(screen, fixed)
             guard let format = layout.pixelFormat, fixed.type == UInt32(FB_TYPE_PACKED_PIXELS) else {
                 throw DisplayError.unavailable("\(path): unsupported pixel layout \(layout) (type \(fixed.type))")
             }
             (screen, fixed, pages) = Self.preparePages(fd: fd, screen: screen, fixed: fixed, logger: logger, path: path)
+            if decision != .kept { screen = Self.panToFirstPage(fd: fd, screen: screen, pages: pages, logger: logger) }
             let length = Int(fixed.smem_len)
             guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
                 throw SystemError(call: "mmap(\(path))", errno: errno)
             }
             (self.fd, self.screen, self.format, lineLength, memory, memoryLength) = (fd, screen, format, Int(fixed.line_length), mapped, length)
+            // A screen info the driver refused to change is the one shown:
+            // nothing was set, and the last picture is still there.
+            if case .set(let reason)? = decision, FBDevGeometry(screen, fixed) == shown {
+                logger.info("fbdev: the screen info was to be set (\(reason)), but the driver kept it as it was")
+                decision = .kept
+            }
         } catch {
             // setFormat or preparePages may have changed the mode before the
             // failure (vfb switches to 16 bpp but with red in the low bits):
@@ -63,14 +86,38 @@ public final class FBDevOutput: DisplayOutput {
             Descriptor.close(fd)
             throw error
         }
+        handOver = decision
+        if let decision { logger.info("fbdev: handed over by the last process: \(decision)") }
         // The page on screen now (a framebuffer may start panned to its
-        // second page): the first frame is drawn into the other one.
+        // second page, or a previous chakrad left its last frame there): the
+        // first frame is drawn into the other one.
         visiblePage = pages == 2 && screen.yoffset >= screen.yres ? 1 : 0
         vsync = Self.waitsForVSync(fd: fd)
         if !vsync { logger.info("fbdev: \(path): no working FBIO_WAITFORVSYNC; frames are paced by timer") }
-        // A blanked console (idle timeout) would hide every frame.
+        // A blanked console (idle timeout) would hide every frame; so would
+        // a previous chakrad that crashed while the display was off. On a
+        // lit screen this changes nothing (DRM's emulation commits the mode
+        // it shows: no modeset).
         if CLinux_ioctl_value(fd, UInt(FBIOBLANK), UInt(FB_BLANK_UNBLANK)) != 0 {
             logger.debug("fbdev: FBIOBLANK(unblank): \(SystemError(call: "FBIOBLANK", errno: errno))")
+        }
+    }
+
+    /// A descriptor of this output's own for the framebuffer a previous
+    /// chakrad left (the same open file; the caller keeps and closes the one
+    /// passed), when it is `path`'s device; else nil (the configuration
+    /// names another device, which is opened instead).
+    static func takeOver(_ passed: Int32, path: String, logger: Logger) -> Int32? {
+        var device = stat(), named = stat()
+        guard fstat(passed, &device) == 0, stat(path, &named) == 0, device.st_rdev == named.st_rdev else {
+            logger.notice("fbdev: the framebuffer the last process left is not \(path): \(path) is opened instead")
+            return nil
+        }
+        do {
+            return try Syscall.check("fcntl(F_DUPFD_CLOEXEC, the framebuffer passed)") { fcntl(passed, F_DUPFD_CLOEXEC, 0) }
+        } catch {
+            logger.warning("fbdev: \(error); \(path) is opened instead")
+            return nil
         }
     }
 
@@ -118,12 +165,16 @@ public final class FBDevOutput: DisplayOutput {
         return now
     }
 
+    /// How `FBDevPaging` plans the pages for this screen info.
+    static func paging(_ screen: fb_var_screeninfo, _ fixed: fb_fix_screeninfo) -> FBDevPaging.Plan {
+        FBDevPaging.plan(height: screen.yres, virtualHeight: screen.yres_virtual, lineLength: fixed.line_length,
+                         memoryBytes: fixed.smem_len, panStep: fixed.ypanstep)
+    }
+
     /// Two pages for panning if possible; otherwise one.
     static func preparePages(fd: Int32, screen: fb_var_screeninfo, fixed: fb_fix_screeninfo, logger: Logger, path: String)
         -> (fb_var_screeninfo, fb_fix_screeninfo, Int) {
-        let plan = FBDevPaging.plan(height: screen.yres, virtualHeight: screen.yres_virtual, lineLength: fixed.line_length,
-                                    memoryBytes: fixed.smem_len, panStep: fixed.ypanstep)
-        switch plan {
+        switch paging(screen, fixed) {
         case .pan:
             return (screen, fixed, 2)
         case .enlarge(let virtualHeight):
@@ -243,6 +294,35 @@ public final class FBDevOutput: DisplayOutput {
         if poweredDown, active { try? blank(FB_BLANK_UNBLANK) }   // the console comes back lit
         munmap(memory, memoryLength)
         Descriptor.close(fd)
+    }
+
+    /// Panned to the top of a page, as the frames are drawn (a console
+    /// panned elsewhere, or a handed-over screen left between pages, would
+    /// show the frames shifted): the top of page 0 when it is not.
+    static func panToFirstPage(fd: Int32, screen: fb_var_screeninfo, pages: Int, logger: Logger) -> fb_var_screeninfo {
+        guard !FBDevGeometry.isOnAPage(xOffset: screen.xoffset, yOffset: screen.yoffset, height: screen.yres, pages: pages) else {
+            return screen
+        }
+        var panned = screen
+        (panned.xoffset, panned.yoffset) = (0, 0)
+        if CLinux_ioctl_pointer(fd, UInt(FBIOPAN_DISPLAY), &panned) != 0 {
+            logger.warning("fbdev: panned to \(screen.xoffset),\(screen.yoffset): \(SystemError(call: "FBIOPAN_DISPLAY", errno: errno))")
+            return screen
+        }
+        return panned
+    }
+
+    /// A restart under systemd (docs/seams.md): the frame on screen stays
+    /// there for the next process, which gets this open file from
+    /// systemd's store. Nothing cleared and no screen info put back (the
+    /// next process finds the pages, the panning and the depth as this one
+    /// drew them); the mapping and this process's descriptor go.
+    public func leavePictureForNextProcess() {
+        guard !closed else { return }
+        closed = true
+        munmap(memory, memoryLength)
+        Descriptor.close(fd)
+        logger.info("fbdev: the picture stays on screen for the next process")
     }
 
     /// The var-screeninfo the daemon found (depth, virtual height, panning).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Guest half of 47-continuity-drm: chakrad's DRM hand-over across a
-restart, without systemd. This script plays systemd's file descriptor store
+restart, without systemd. fd_store.py plays systemd's file descriptor store
 (as Tests/Scripts/continuity-harness.py does on the host): a datagram
 socket as $NOTIFY_SOCKET keeps FDSTORE=1 descriptors by FDNAME, and each
 next chakrad gets them at 3, 4, ... with $LISTEN_FDS/$LISTEN_FDNAMES and
@@ -14,17 +14,17 @@ The kernel's log (drm.debug 0x10, cleared before each start) shows the
 first process's modeset ("Set [MODE:...]", the check's own check) and none
 for the second and the third. Prints ok:/FAIL: lines; exit status 1 when
 a check failed."""
-import array, os, signal, socket, subprocess, sys, time
+import os, signal, subprocess, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fd_store import DescriptorStore
 
 CHAKRAD, CHAKRACTL = os.environ["CHAKRAD"], os.environ["CHAKRACTL"]
 RESULTS = os.environ["CHAKRA_RESULTS"]
 SCREENDUMP = os.path.join(os.environ["CHAKRA_REPO"], "tests/vm/guest/screendump")
 SOCK = "/run/chakra-continuity.sock"
 failures = 0
-store = []
-notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-notify.bind("\0chakra-continuity-notify")
-notify.setblocking(False)
+store = DescriptorStore()
 
 
 def check(message, ok):
@@ -34,55 +34,13 @@ def check(message, ok):
         failures += 1
 
 
-def pump():
-    while True:
-        try:
-            msg, anc, _, _ = notify.recvmsg(4096, socket.CMSG_SPACE(253 * 4))
-        except BlockingIOError:
-            return
-        fields = dict(l.split("=", 1) for l in msg.decode().split("\n") if "=" in l)
-        fds = []
-        for level, kind, data in anc:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                a = array.array("i")
-                a.frombytes(data[:len(data) - len(data) % 4])
-                fds += list(a)
-        if fields.get("FDSTORE") == "1":
-            for fd in fds:
-                st = os.fstat(fd)
-                if any((os.fstat(f).st_dev, os.fstat(f).st_ino) == (st.st_dev, st.st_ino) for _, f in store):
-                    os.close(fd)
-                else:
-                    store.append((fields.get("FDNAME", "stored"), fd))
-        elif fields.get("FDSTOREREMOVE") == "1":
-            for entry in [e for e in store if e[0] == fields.get("FDNAME")]:
-                os.close(entry[1])
-                store.remove(entry)
-        else:
-            for fd in fds:
-                os.close(fd)
-
-
 def start(name):
-    pump()
-    names, fds = [n for n, _ in store], [f for _, f in store]
-    env = dict(os.environ, NOTIFY_SOCKET="@chakra-continuity-notify")
-    if fds:
-        env.update(LISTEN_FDS=str(len(fds)), LISTEN_FDNAMES=":".join(names))
-
-    def place():
-        high = [os.dup(f) for f in fds]
-        for i, h in enumerate(high):
-            os.dup2(h, 3 + i, inheritable=True)
-
-    shim = ["sh", "-c", 'if [ -n "$LISTEN_FDS" ]; then export LISTEN_PID=$$; fi; exec "$0" "$@"']
     # --fade-in off: the first process's screendump is compared with the
     # heart at once, as before chakrad faded in from the console's picture
     # (48-splash-takeover's subject; a restart never fades: it flips).
     args = [CHAKRAD, "run", "--output", "drm", "--vt", "1", "--pin-time", "2.5", "--socket", SOCK, "--fade-in", "off"]
     log = open(os.path.join(RESULTS, name + ".log"), "w")
-    p = subprocess.Popen(shim + args, env=env, preexec_fn=place, close_fds=False, stdin=open("/dev/tty1"),
-                         stdout=log, stderr=subprocess.STDOUT)
+    p = store.start(args, stdin=open("/dev/tty1"), stdout=log, stderr=subprocess.STDOUT)
     p.name = name
     check("%s: first frame on screen" % name, wait_log(name, "first frame on screen", 90))
     return p
@@ -126,11 +84,6 @@ def clear_kernel_log():
     subprocess.run(["dmesg", "-C"], check=False)
 
 
-def names():
-    pump()
-    return [n for n, _ in store]
-
-
 # The kernel says when an atomic commit is a full modeset (drm.debug 0x10).
 with open("/sys/module/drm/parameters/debug", "w") as f:
     f.write("0x10")
@@ -138,7 +91,7 @@ clear_kernel_log()
 first = start("first")
 check("first: the kernel's log shows its modeset (the check's own check)", len(modesets(kernel_log())) > 0)
 time.sleep(1)
-check("first: state and drm in the store (%s)" % names(), "state" in names() and "drm" in names())
+check("first: state and drm in the store (%s)" % store.names(), "state" in store.names() and "drm" in store.names())
 check("first: started fresh", "started        fresh" in status())
 screendump("first")
 first.send_signal(signal.SIGTERM)
@@ -176,10 +129,7 @@ check("third: SIGTERM → exit 0", third.wait(30) == 0)
 
 # A stop for good: systemd closes its copies; the kernel's lastclose gives
 # the screen back to the console (fbdev emulation).
-pump()
-for _, f in store:
-    os.close(f)
-store.clear()
+store.flush()
 time.sleep(1)
 screendump("flushed")
 print("%d continuity check(s) failed" % failures)
