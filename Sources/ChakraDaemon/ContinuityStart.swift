@@ -23,7 +23,7 @@ final class ContinuityStart {
     /// which keeps a descriptor of its own.
     private(set) var framebuffer: Int32?
     /// What became of the screen passed on, as the report says it.
-    private(set) var picture: StartDecision.Picture = .notPassed(StoredDescriptors.drm)
+    private(set) var picture: StartDecision.Picture = .opening
     /// What the report is made of (`StartDecision`).
     private let storedNames: [String], adoptError: String?, recordOutcome: StartDecision.Record?
 
@@ -180,9 +180,12 @@ final class ContinuationSaver: ContinuationOutput {
 enum StartDecision {
     /// What became of the screen passed on.
     enum Picture: Equatable {
+        /// The output is not open yet: a screen's device passed is expected
+        /// to be taken over (a client asking for the status mid-restart is
+        /// not told otherwise for the moment the opening takes).
+        case opening
         /// No descriptor of the screen's device was passed: `drm` (also
-        /// said before the output is open, and for the headless output) or
-        /// `fb` (the fbdev output).
+        /// for the headless output) or `fb` (the fbdev output).
         case notPassed(DescriptorName)
         /// The output took it over: the picture stayed up.
         case kept
@@ -208,6 +211,10 @@ enum StartDecision {
         case .read?: break
         }
         switch picture {
+        case .opening:
+            let screens = [StoredDescriptors.drm, StoredDescriptors.framebuffer].map(\.text)
+            if storedNames.contains(where: screens.contains) { return StartReport(kind: .restarted) }
+            return StartReport(kind: .restartedWithoutPicture, reason: "no drm or fb descriptor passed")
         case .kept: return StartReport(kind: .restarted)
         case .notPassed(let name): return StartReport(kind: .restartedWithoutPicture, reason: "no \(name.text) descriptor passed")
         case .notKept(let why): return StartReport(kind: .restartedWithoutPicture, reason: why)

@@ -243,11 +243,9 @@ public final class Daemon: Sendable {
             do { try notifier?.removeStored(StoredDescriptors.framebuffer) } catch { logger.warning("continuity: \(error)") }
         }
         let name = output is FBDevOutput ? StoredDescriptors.framebuffer : StoredDescriptors.drm
-        // Nothing passed for the screen: the status names what the fbdev
-        // output would have taken over (the start's own word is `drm`).
-        if name == StoredDescriptors.framebuffer, continuity.picture == .notPassed(StoredDescriptors.drm) {
-            continuity.picture(.notPassed(name))
-        }
+        // Nothing passed for the screen: the status names what this output
+        // would have taken over.
+        if continuity.picture == .opening { continuity.picture(.notPassed(name)) }
         guard let keeping = output as? PictureKeepingOutput, let notifier, continuity.saver != nil else { return false }
         do {
             // Neither a DRM device nor a framebuffer hangs up: nothing for

@@ -288,6 +288,14 @@ struct ContinuityTests {
             == StartReport(kind: .restartedWithoutPicture, reason: "no state record passed"))
         #expect(StartDecision.report(storedNames: [], adoptError: "LISTEN_FDS is not a count", record: nil, picture: .notPassed(StoredDescriptors.drm)).kind
             == .restartedWithoutPicture)
+        // Before the output is open: a screen's device passed is expected
+        // to be taken over (not "no drm descriptor passed" for that moment).
+        let fb = StoredDescriptors.framebuffer.text
+        #expect(StartDecision.report(storedNames: [state, drm], adoptError: nil, record: .read, picture: .opening) == StartReport(kind: .restarted))
+        #expect(StartDecision.report(storedNames: [state, fb], adoptError: nil, record: .read, picture: .opening) == StartReport(kind: .restarted))
+        #expect(StartDecision.report(storedNames: [state], adoptError: nil, record: .read, picture: .opening)
+            == StartReport(kind: .restartedWithoutPicture, reason: "no drm or fb descriptor passed"))
+        #expect(StartDecision.report(storedNames: [], adoptError: nil, record: nil, picture: .opening) == .fresh)
     }
 
     @Test("the socket unit's descriptor is the control socket; chakrad's own names are not")
