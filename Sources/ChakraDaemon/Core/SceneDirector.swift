@@ -283,8 +283,10 @@ final class SceneDirector {
     }
 
     /// What the next frame shows at `shownAt`; a crossfade whose end this
-    /// frame is ends here (the spring settled within a thousandth: the
-    /// next frame, drawn straight, looks the same).
+    /// frame is ends here, and the frame is the scene drawn straight (the
+    /// spring settled within a thousandth: it looks the same). Not the
+    /// mix: a still scene draws no frame after it, and a mix at 0.999
+    /// would stay on screen a level off the scene in places.
     func content(shownAt: Double) -> FramePlan.Content {
         if let start = startPicture {
             startPicture = nil
@@ -293,14 +295,14 @@ final class SceneDirector {
             change = SceneChange(outgoing: nil, name: "the picture on screen", clock: clock, fade: fade, frames: start.frames)
         }
         guard let change else { return .scene(scene, time: clock.time(at: shownAt)) }
-        let amount = change.fade.amount(at: shownAt)
-        let content = FramePlan.Content.crossfade(from: change.outgoing, fromTime: change.outgoingClock.time(at: shownAt), to: scene,
-                                                  toTime: clock.time(at: shownAt), frames: change.frames, amount: Float(amount))
         if change.fade.isFinished(at: shownAt) {
             self.change = nil
             logger.info("scene: crossfade to \(name) done")
+            return .scene(scene, time: clock.time(at: shownAt))
         }
-        return content
+        let amount = change.fade.amount(at: shownAt)
+        return .crossfade(from: change.outgoing, fromTime: change.outgoingClock.time(at: shownAt), to: scene,
+                          toTime: clock.time(at: shownAt), frames: change.frames, amount: Float(amount))
     }
 
     /// The scene draws with `threads` threads from now on.
