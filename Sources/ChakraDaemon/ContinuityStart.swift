@@ -69,8 +69,15 @@ final class ContinuityStart {
         }
         Descriptor.close(fd)
         logger.warning("continuity: the descriptor passed as fb is not a framebuffer: \(problem); closed, the framebuffer is opened anew")
-        picture(.notKept("the fb descriptor passed is not a framebuffer: \(problem)"))
-        do { try notifier?.removeStored(StoredDescriptors.framebuffer) } catch { logger.warning("continuity: \(error)") }
+        notUsed(StoredDescriptors.framebuffer, "the fb descriptor passed is not a framebuffer: \(problem)", notifier: notifier, logger: logger)
+    }
+
+    /// A screen's device passed but not used (`why`): it leaves systemd's
+    /// store (a DRM master kept there would keep the card's next open from
+    /// becoming master), and the start says why the picture was not kept.
+    func notUsed(_ name: DescriptorName, _ why: String, notifier: SystemdNotifier?, logger: Logger) {
+        picture(.notKept(why))
+        do { try notifier?.removeStored(name) } catch { logger.warning("continuity: \(error)") }
     }
 
     /// The DRM device passed is not for this run's output: closed (it is
@@ -80,8 +87,7 @@ final class ContinuityStart {
         drm = nil
         Descriptor.close(fd)
         logger.info("continuity: the DRM device the last process left is not for this output: closed")
-        picture(.notKept("the DRM device passed was not used"))
-        do { try notifier?.removeStored(StoredDescriptors.drm) } catch { logger.warning("continuity: \(error)") }
+        notUsed(StoredDescriptors.drm, "the DRM device passed was not used", notifier: notifier, logger: logger)
     }
 
     /// The output is open (it took the framebuffer over with a descriptor

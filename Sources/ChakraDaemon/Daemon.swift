@@ -232,15 +232,13 @@ public final class Daemon: Sendable {
             continuity.picture(takenOver)
             return true
         }
+        // Passed, but not taken over (the DRM output could not, or another
+        // output or framebuffer opened): systemd's copy must go.
         if continuity.drm != nil {
-            // Passed, but another output opened: systemd's copy must go.
-            continuity.picture(.notKept("the DRM device passed was not used"))
-            do { try notifier?.removeStored(StoredDescriptors.drm) } catch { logger.warning("continuity: \(error)") }
+            continuity.notUsed(StoredDescriptors.drm, "the DRM device passed was not used", notifier: notifier, logger: logger)
         }
         if continuity.framebuffer != nil {
-            // Passed, but another output or framebuffer opened.
-            continuity.picture(.notKept("the framebuffer passed was not used"))
-            do { try notifier?.removeStored(StoredDescriptors.framebuffer) } catch { logger.warning("continuity: \(error)") }
+            continuity.notUsed(StoredDescriptors.framebuffer, "the framebuffer passed was not used", notifier: notifier, logger: logger)
         }
         let name = output is FBDevOutput ? StoredDescriptors.framebuffer : StoredDescriptors.drm
         // Nothing passed for the screen: the status names what this output
