@@ -52,6 +52,7 @@ shellcheck_clean() {
 
 step "compare-images.py and lib/images.py" python3 tests/vm/selftest/test_compare_images.py -q
 step "qmp-watcher.py with guest/qmp and guest/screendump" python3 tests/vm/selftest/test_qmp_watcher.py -q
+step "host/sampler.py: a window's summary" python3 tests/vm/selftest/test_sampler.py -q
 step "lib/frames.py on real frames (scene, black, text)" python3 tests/vm/selftest/test_frames.py -q
 step "initramfs build and cache" initramfs_has_9p
 step "shellcheck" shellcheck_clean

@@ -130,6 +130,42 @@ journal_end() {
     figure journald_streams_of_chakrad "$(grep -lx 'UNIT=chakrad.service' /run/systemd/journal/streams/* 2>/dev/null | wc -l)"
 }
 
+# exec_status UNIT PROPERTY N: the exit status of the Nth command (from 1)
+# of an Exec*= property as systemd recorded it on its last run ('' if none).
+exec_status() {
+    property "$1" "$2" | sed -n "${3}s/.* status=\([0-9]*\).*/\1/p"
+}
+# plymouth_handover: the image's Plymouth (build-rootfs.sh) showed its
+# splash this boot and chakrad took the screen over from it as the unit
+# says (docs/seams.md, Boot): `plymouth deactivate` answered, chakrad
+# faded in from the picture on screen, `plymouth quit --retain-splash`
+# answered, plymouthd is gone, and plymouth-quit.service (which would
+# have put tty1 back in text mode) never ran. The host checks the
+# frames: the splash seen, then no black and no text up to the heart.
+plymouth_handover() {
+    local splash_up chakrad_up
+    splash_up=$(property plymouth-start.service ExecMainStartTimestampMonotonic)
+    # For a failure's diagnosis (plymouth.debug=stream:FILE on the kernel's
+    # command line adds Plymouth's own trace).
+    { systemctl status --no-pager plymouth-start.service plymouth-quit.service chakrad.service
+      journalctl -b -o short-monotonic --no-pager | grep -iE 'plymouth|chakrad'; } >"$R/plymouth-boot$boot.txt" 2>&1
+    check "Plymouth started this boot (plymouth-start.service: $(property plymouth-start.service Result))" \
+        bash -c "(( ${splash_up:-0} > 0 ))"
+    check "plymouth deactivate before chakrad (status $(exec_status chakrad.service ExecStartPre 1))" \
+        test "$(exec_status chakrad.service ExecStartPre 1)" = 0
+    check "plymouth quit --retain-splash after chakrad's first frame (status $(exec_status chakrad.service ExecStartPost 1))" \
+        test "$(exec_status chakrad.service ExecStartPost 1)" = 0
+    journalctl -b -u chakrad.service -o cat --no-pager >"$R/journal-boot$boot.txt" 2>&1
+    check "chakrad faded in from the picture on screen, Plymouth's splash ($(grep -m 1 -o 'start: .*picture on screen.*' "$R/journal-boot$boot.txt"))" \
+        grep -q 'start: fading in from the picture on screen' "$R/journal-boot$boot.txt"
+    check "plymouthd is gone" bash -c '! pgrep -x plymouthd >/dev/null'
+    check "plymouth-quit.service did not run (it would put tty1 back in text mode)" \
+        test "$(property plymouth-quit.service ExecMainStartTimestampMonotonic)" = 0
+    chakrad_up=$(property chakrad.service ActiveEnterTimestampMonotonic)
+    figure "boot${boot}_plymouth_uptime" "$(awk -v us="${splash_up:-0}" 'BEGIN { printf "%.1f", us / 1e6 }')"
+    figure "boot${boot}_plymouth_start_to_chakrad_ready_seconds" "$(awk -v a="${splash_up:-0}" -v b="${chakrad_up:-0}" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')"
+}
+
 log "guest test starts; systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), state $(systemctl is-system-running)"
 
 if ((boot == 1)); then
@@ -318,6 +354,7 @@ if ((boot == 2)); then
     # The boot's window (from QEMU's start) ends with the heart up.
     sample_stop
     seams_boot_figures
+    plymouth_handover
     check "the main process runs as chakra" test "$(ps -o user= -p "$(main_pid)" | tr -d ' ')" = chakra
     wait_for 10 bash -c 'runuser -u kioskadmin -- chakractl --json stats 2>/dev/null | grep -q "\"started\":1}"'
     runuser -u kioskadmin -- chakractl stats >"$R/stats-2.txt" 2>&1

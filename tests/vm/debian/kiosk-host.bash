@@ -278,6 +278,51 @@ kiosk_seams() {
     done
 }
 
+# kiosk_splash DIR WINDOW PANEL-SHOT: boot window WINDOW began with
+# Plymouth's splash (build-rootfs.sh's kiosk-splash theme) and went from it
+# into the scene without black: its first scene frame at the panel's size
+# (PANEL-SHOT's) has the theme's colours (the gradient's teal top and
+# violet bottom, the disc in the middle, within 12 levels: the gradient is
+# dithered) and the window's black_after_scene is 0.
+kiosk_splash() {
+    local dir=$1 window=$2 size splash line after
+    size=$(kiosk_size "$3") || { vm_fail "Plymouth: cannot read $3 for the panel's size"; return; }
+    splash=$dir/samples/$window-first-scene-$size.png
+    if [[ ! -e $splash ]]; then
+        vm_fail "Plymouth: no scene frame at $size in window $window"
+        return
+    fi
+    if python3 - "$VM_DIR/lib" "$splash" <<'PYTHON'; then
+import sys
+sys.path.insert(0, sys.argv[1])
+import images
+width, height, rgb = images.read_image(sys.argv[2])
+def at(x, y):
+    index = (y * width + x) * 3
+    return tuple(rgb[index:index + 3])
+expected = {  # (x, y): the theme's colour there
+    (width // 2, 2): (26, 115, 140), (10, height - 3): (102, 51, 140),
+    (width // 2, height // 2): (250, 200, 120),
+}
+off = {point: at(*point) for point, colour in expected.items()
+       if max(abs(a - b) for a, b in zip(at(*point), colour)) > 12}
+if off:
+    print(f"the splash's pixels off: {off}", file=sys.stderr)
+sys.exit(1 if off else 0)
+PYTHON
+        vm_pass "Plymouth: the boot's first picture is the image's splash ($splash)"
+    else
+        vm_fail "Plymouth: the boot's first picture is not the image's splash ($splash)"
+    fi
+    line=$(grep -m 1 "^$window " "$dir/samples.txt" 2>/dev/null) || line=''
+    after=$(sed -n 's/.* black_after_scene=\([0-9]*\).*/\1/p' <<<"$line")
+    if [[ $after == 0 ]]; then
+        vm_pass "Plymouth: from the splash to the heart, no black frame (window $window)"
+    else
+        vm_fail "Plymouth: ${after:-no count of} black frames after the splash (window $window: $line)"
+    fi
+}
+
 # kiosk_maintainer_scripts DEB: the package's maintainer scripts as
 # debhelper wrote them restart chakrad on an upgrade with one
 # `deb-systemd-invoke restart` in the postinst, and stop it nowhere else

@@ -31,7 +31,13 @@ from the first frame at the size the window ends at (the panel's mode;
 before it the firmware's or QEMU's own screen at another size):
 final_size, handover_s (seconds to that first frame), scene_after,
 black_after, text_after, first_scene_s (seconds to the first scene frame
-at that size).
+at that size), black_after_scene (black frames from that scene frame on:
+a boot's picture, Plymouth's splash or chakrad's first frame, gone to
+black before the window's end).
+
+A boot window (NAME boot...) keeps its first scene frame at each size too
+(NAME-first-scene-WxH.png): where Plymouth runs, the splash chakrad takes
+over from.
 """
 
 import hashlib
@@ -182,7 +188,10 @@ class Sampler:
         # The first of each class at each size: a boot's firmware text at
         # 720x400 is not the console's after the hand-over.
         size = f"{width}x{height}"
-        if kind != frames.SCENE and (kind, size) not in window.kept:
+        # In a boot window the first scene frame at each size too (the
+        # splash, where Plymouth runs).
+        boot = window.name.startswith("boot")
+        if (kind != frames.SCENE or boot) and (kind, size) not in window.kept:
             window.kept.add((kind, size))
             directory = os.path.join(window.results, "samples")
             os.makedirs(directory, exist_ok=True)
@@ -214,12 +223,16 @@ def summarize(window):
         after = {kind: 0 for kind in frames.CLASSES}
         for _, kind, _ in window.classified[index:]:
             after[kind] += 1
-        first_scene = next((at for at, kind, size in window.classified[index:] if kind == frames.SCENE), None)
+        scene_index = next((i for i in range(index, len(window.classified)) if window.classified[i][1] == frames.SCENE), None)
+        first_scene = None if scene_index is None else window.classified[scene_index][0]
+        black_after_scene = 0 if scene_index is None else sum(
+            1 for _, kind, _ in window.classified[scene_index:] if kind == frames.BLACK)
         fields += [
             f"final_size={final}",
             f"handover_s={window.classified[index][0]:.1f}",
             *(f"{kind}_after={after[kind]}" for kind in frames.CLASSES),
             f"first_scene_s={'-' if first_scene is None else f'{first_scene:.1f}'}",
+            f"black_after_scene={black_after_scene}",
         ]
     if window.errors:
         fields.append(f"errors={window.errors}")

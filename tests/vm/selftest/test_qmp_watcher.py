@@ -193,6 +193,9 @@ class WatcherTest(unittest.TestCase):
         self.assertEqual(name, "boot")
         self.assertGreaterEqual(int(fields["scene"]), 5)
         self.assertEqual(fields["frames"], fields["scene"])
+        # A boot window keeps its first scene frame (the splash, where
+        # Plymouth runs); other windows keep only black and text.
+        self.assertTrue(os.path.exists(os.path.join(self.results, "samples", "boot-first-scene-2x1.png")))
 
     def sample(self, *words):
         request = {"sample": words[0]}
