@@ -18,20 +18,12 @@ import os, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fd_store import DescriptorStore
+from guest_checks import RESULTS, check, finish, log_text, wait_log
 
 CHAKRAD, CHAKRACTL = os.environ["CHAKRAD"], os.environ["CHAKRACTL"]
-RESULTS = os.environ["CHAKRA_RESULTS"]
 SCREENDUMP = os.path.join(os.environ["CHAKRA_REPO"], "tests/vm/guest/screendump")
 SOCK = "/run/chakra-continuity.sock"
-failures = 0
 store = DescriptorStore()
-
-
-def check(message, ok):
-    global failures
-    print(("ok: " if ok else "FAIL: ") + message, flush=True)
-    if not ok:
-        failures += 1
 
 
 def start(name):
@@ -44,20 +36,6 @@ def start(name):
     p.name = name
     check("%s: first frame on screen" % name, wait_log(name, "first frame on screen", 90))
     return p
-
-
-def log_text(name):
-    with open(os.path.join(RESULTS, name + ".log")) as f:
-        return f.read()
-
-
-def wait_log(name, text, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if text in log_text(name):
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def status():
@@ -132,5 +110,4 @@ check("third: SIGTERM → exit 0", third.wait(30) == 0)
 store.flush()
 time.sleep(1)
 screendump("flushed")
-print("%d continuity check(s) failed" % failures)
-sys.exit(1 if failures else 0)
+finish("continuity")

@@ -25,39 +25,13 @@ import array, fcntl, os, signal, subprocess, sys, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import display_tools
 from fd_store import DescriptorStore
+from guest_checks import RESULTS, check, finish, log_text, wait_log, wait_until
 
 CHAKRAD, CHAKRACTL = os.environ["CHAKRAD"], os.environ["CHAKRACTL"]
-RESULTS = os.environ["CHAKRA_RESULTS"]
 SCREENDUMP = os.path.join(os.environ["CHAKRA_REPO"], "tests/vm/guest/screendump")
 KDGETMODE, KDSETMODE, KD_TEXT, KD_GRAPHICS = 0x4B3B, 0x4B3A, 0, 1
 KEPT = "fbdev: handed over by the last process: the screen info is as this process would set it"
-failures = 0
 store = DescriptorStore()
-
-
-def check(message, ok):
-    global failures
-    print(("ok: " if ok else "FAIL: ") + message, flush=True)
-    if not ok:
-        failures += 1
-
-
-def log_text(name):
-    with open(os.path.join(RESULTS, name + ".log")) as f:
-        return f.read()
-
-
-def wait_until(condition, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()
-
-
-def wait_log(name, text, seconds=30):
-    return wait_until(lambda: text in log_text(name), seconds)
 
 
 def start(name, device, socket_path, *options, traced=False, tty=True):
@@ -223,5 +197,4 @@ def virtual_framebuffer():
 
 on_screen()
 virtual_framebuffer()
-print("%d continuity check(s) failed" % failures)
-sys.exit(1 if failures else 0)
+finish("continuity")

@@ -15,22 +15,15 @@ RUN-NNN.ppm in $CHAKRA_RESULTS. Two runs: `fade` (as chakrad starts) and
 The host compares every frame with the splash and the heart
 (splash_frames.py). Here: chakrad's log says what it did.
 Prints ok:/FAIL: lines; exit status 1 when a check failed."""
-import ctypes, fcntl, json, mmap, os, signal, subprocess, sys, time
+import ctypes, fcntl, json, mmap, os, signal, subprocess, time
+
+from guest_checks import RESULTS, check, finish, log_text, wait_log
 
 CHAKRAD = os.environ["CHAKRAD"]
-RESULTS = os.environ["CHAKRA_RESULTS"]
 VM = os.path.join(RESULTS, ".vm")
 KDSETMODE, KD_TEXT, KD_GRAPHICS = 0x4B3A, 0, 1
 MAX_DUMPS = 300
 DUMP_HZ = 8
-failures = 0
-
-
-def check(message, ok):
-    global failures
-    print(("ok: " if ok else "FAIL: ") + message, flush=True)
-    if not ok:
-        failures += 1
 
 
 def screendump(name):
@@ -139,20 +132,6 @@ class Splash:
         os.close(self.fd)
 
 
-def log_text(name):
-    with open(os.path.join(RESULTS, name + ".log")) as f:
-        return f.read()
-
-
-def wait_log(name, text, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if text in log_text(name):
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def run(name, fade_in, config):
     splash = Splash()
     print("%s: splash framebuffer %d, %dx%d" % (name, splash.framebuffer, splash.width, splash.height), flush=True)
@@ -163,7 +142,7 @@ def run(name, fade_in, config):
     daemon = subprocess.Popen(args, stdin=open("/dev/tty1"), stdout=log, stderr=subprocess.STDOUT)
     # chakrad says what it does with the picture on screen just before its
     # first frame: the dumps begin there (the splash alone before it).
-    check("%s: chakrad decided about the picture on screen" % name, wait_log(name, "start: ", 120))
+    check("%s: chakrad decided about the picture on screen" % name, wait_log(name, "start: ", 120, interval=0.02))
     done = "scene: crossfade to heart done" if fade_in == "auto" else "first frame on screen"
     dumps, after = 0, None
     while dumps < MAX_DUMPS and (after is None or after > 0):
@@ -199,5 +178,4 @@ with open(config, "w") as f:
     f.write("[scene]\ntransition_duration = 5.0\n")
 run("fade", "auto", config)
 run("cut", "off", config)
-print("%d splash check(s) failed" % failures)
-sys.exit(1 if failures else 0)
+finish("splash")
