@@ -5,8 +5,9 @@
 # A minimal Debian (debootstrap --variant=minbase) with systemd, udev, apt
 # and the package's run-time dependencies (so that installing the .deb
 # needs no network), Plymouth with a kiosk's own splash (chakrad takes the
-# screen over from it at boot: docs/seams.md, Boot), plus the host kernel's modules that the guest's udev
-# loads (display, input, virtio, 9p). Cached outside the repository, as
+# screen over from it at boot: docs/seams.md, Boot), plus the host
+# kernel's modules that the guest's udev loads (display, input, virtio,
+# 9p). Cached outside the repository, as
 # $CHAKRA_VM_CACHE/debian-bookworm-HASH.tar (default
 # ~/.cache/chakra-vm), HASH covering this script, the package list and
 # KVER; rebuilt when missing. Needs root and Debian's archive (the first
